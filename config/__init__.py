@@ -1,0 +1,1 @@
+"""Project configuration: settings, URLs, the Celery app, WSGI/ASGI entry points."""

@@ -1,0 +1,8 @@
+"""Django app configuration for tournaments."""
+
+from django.apps import AppConfig
+
+
+class TournamentsConfig(AppConfig):
+    name = "tournaments"
+    verbose_name = "Tournaments"

@@ -1,0 +1,7 @@
+"""Django app configuration for api."""
+
+from django.apps import AppConfig
+
+
+class ApiConfig(AppConfig):
+    name = "api"

@@ -1,0 +1,8 @@
+"""URL map: admin, API, public pages, console, tablet."""
+
+from django.contrib import admin
+from django.urls import path
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+]

@@ -1,0 +1,209 @@
+"""Boards (tables in a round), team matches, games to the target, confirmations and hands.
+
+Results on Board and Game are derived by the services from the active hands; hands are never
+overwritten or deleted: a correction supersedes a hand with a new version, an undo voids it.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class TeamMatch(models.Model):
+    """Club v club in one round: K boards, slot i of one club's line-up meets slot i of the other's."""
+
+    round = models.ForeignKey("tournaments.Round", on_delete=models.CASCADE, related_name="team_matches")
+    club_a = models.ForeignKey("tournaments.Club", on_delete=models.PROTECT, related_name="+")
+    club_b = models.ForeignKey("tournaments.Club", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    #: {"boards": K, "kind": "games" | "first_to_total", "n": N}, copied from the tournament.
+    team_format = models.JSONField(default=dict)
+    lineup_a = models.JSONField(default=list, blank=True, help_text="Entry ids in board order")
+    lineup_b = models.JSONField(default=list, blank=True)
+    bullseyes_a = models.PositiveIntegerField(default=0)
+    bullseyes_b = models.PositiveIntegerField(default=0)
+    decided = models.BooleanField(default=False)
+    winner = models.PositiveSmallIntegerField(null=True, blank=True, help_text="0 = club A, 1 = club B")
+    explanation = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["round", "id"]
+
+
+class Board(models.Model):
+    """One table in one round: pair A on side 0 (seats 0 and 2), pair B on side 1; no pair B = a bye."""
+
+    round = models.ForeignKey("tournaments.Round", on_delete=models.CASCADE, related_name="boards")
+    table = models.PositiveIntegerField(null=True, blank=True, help_text="Empty for a bye")
+    pair_a = models.ForeignKey("tournaments.Entry", on_delete=models.PROTECT, related_name="boards_as_a")
+    pair_b = models.ForeignKey(
+        "tournaments.Entry", null=True, blank=True, on_delete=models.PROTECT, related_name="boards_as_b"
+    )
+    team_match = models.ForeignKey(TeamMatch, null=True, blank=True, on_delete=models.CASCADE, related_name="boards")
+    slot = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Board order within a team match")
+    #: {"kind": "first_to" | "games", "n": N}, resolved from round/tournament when the board is made.
+    match_format = models.JSONField(default=dict)
+    #: Seat -> player id, recorded before hand 1: {"0": 12, "1": 7, "2": 13, "3": 8}.
+    seating = models.JSONField(null=True, blank=True)
+    first_dealer = models.PositiveSmallIntegerField(null=True, blank=True)
+    help_called = models.BooleanField(default=False)
+    needs_review = models.BooleanField(default=False)
+    explanation = models.CharField(max_length=300, blank=True, help_text="Why the pairing put these pairs here")
+    # Derived results (services.results), counted from confirmed games for standings.
+    bullseyes_a = models.PositiveIntegerField(default=0)
+    bullseyes_b = models.PositiveIntegerField(default=0)
+    chalks_a = models.PositiveIntegerField(default=0)
+    chalks_b = models.PositiveIntegerField(default=0)
+    hang_jacks_a = models.PositiveIntegerField(default=0)
+    hang_jacks_b = models.PositiveIntegerField(default=0)
+    decided = models.BooleanField(default=False)
+    winner = models.PositiveSmallIntegerField(null=True, blank=True, help_text="0 = pair A, 1 = pair B")
+    is_draw = models.BooleanField(default=False)
+    all_confirmed = models.BooleanField(default=False)
+    disputed = models.BooleanField(default=False)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["round", "table", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "table"], name="one_board_per_table_per_round"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round} table {self.table or 'bye'}"
+
+    @property
+    def is_bye(self) -> bool:
+        return self.pair_b_id is None
+
+    @property
+    def status(self) -> str:
+        """Derived in the precedence of DECISIONS.md: disputed, awaiting confirmation, in play, waiting, done."""
+        if self.disputed:
+            return "disputed"
+        if self.decided and not self.all_confirmed:
+            return "awaiting_confirmation"
+        if self.decided:
+            return "done"
+        if self.is_bye:
+            return "done"
+        return "in_play" if self.seating is not None or self.first_dealer is not None else "waiting"
+
+
+class BoardPair(models.Model):
+    """Enforces one board per pair per round (a pair may sit as A on one board or B on another)."""
+
+    board = models.ForeignKey(Board, on_delete=models.CASCADE, related_name="seats")
+    round = models.ForeignKey("tournaments.Round", on_delete=models.CASCADE, related_name="+")
+    entry = models.ForeignKey("tournaments.Entry", on_delete=models.PROTECT, related_name="+")
+    side = models.PositiveSmallIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["round", "entry"], name="one_board_per_pair_per_round"),
+            models.UniqueConstraint(fields=["board", "side"], name="one_pair_per_side"),
+        ]
+
+
+class Game(models.Model):
+    """A game to the target (a bullseye to its winner) on a board."""
+
+    class Status(models.TextChoices):
+        IN_PLAY = "in_play", "In play"
+        FINISHED = "finished"
+        VOIDED = "voided"
+
+    board = models.ForeignKey(Board, on_delete=models.CASCADE, related_name="games")
+    number = models.PositiveIntegerField()
+    first_dealer = models.PositiveSmallIntegerField()
+    #: Every rule option resolved (RuleSet.to_dict()): the game can always be rescored.
+    rules = models.JSONField()
+    score = models.JSONField(default=list)
+    winner = models.PositiveSmallIntegerField(null=True, blank=True)
+    next_dealer = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.IN_PLAY)
+    #: True when the game was decided by the organiser when time was called, not by play.
+    awarded = models.BooleanField(default=False)
+    confirmed = models.BooleanField(default=False)
+    started_at = models.DateTimeField(auto_now_add=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["board", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["board", "number"], condition=~Q(status="voided"), name="one_live_game_per_number"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.board} game {self.number}"
+
+
+class GameConfirmation(models.Model):
+    """One party's word on a finished game: pair A, pair B, or the organiser. ``agrees`` False is a
+    refusal (a dispute). Cleared rows stay (``cleared``) for the audit trail."""
+
+    class Party(models.TextChoices):
+        PAIR_A = "a", "Pair A"
+        PAIR_B = "b", "Pair B"
+        ORGANISER = "organiser"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="confirmations")
+    party = models.CharField(max_length=10, choices=Party.choices)
+    agrees = models.BooleanField(default=True)
+    reason = models.CharField(max_length=300, blank=True)
+    device = models.ForeignKey("tournaments.Device", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    cleared = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "party"], condition=Q(cleared=False), name="one_confirmation_per_party_per_game"
+            ),
+        ]
+
+
+class Hand(models.Model):
+    """One hand as submitted (HAND_FORMAT v1), with what the engine scored for it.
+
+    ``status``: active, voided (undo or organiser void) or superseded (replaced by a correction, whose
+    row points back through ``supersedes``).
+    """
+
+    class Status(models.TextChoices):
+        ACTIVE = "active"
+        VOIDED = "voided"
+        SUPERSEDED = "superseded"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveIntegerField()
+    record = models.JSONField(help_text="The hand exactly as submitted")
+    form = models.CharField(max_length=5, default="tally")
+    dealer = models.PositiveSmallIntegerField()
+    events = models.JSONField(default=list)
+    trump = models.CharField(max_length=1, blank=True)
+    score_after = models.JSONField(default=list)
+    winner = models.PositiveSmallIntegerField(null=True, blank=True)
+    next_dealer = models.PositiveSmallIntegerField()
+    version = models.PositiveIntegerField(default=1)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
+    supersedes = models.OneToOneField("self", null=True, blank=True, on_delete=models.PROTECT, related_name="superseded_by")
+    device = models.ForeignKey("tournaments.Device", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    voided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "number", "version"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "number"], condition=Q(status="active"), name="one_active_hand_per_number"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} hand {self.number} v{self.version}"

@@ -1,0 +1,1 @@
+"""Server-rendered pages: public standings and scorecards, the organiser console, the tablet page."""

@@ -1,11 +1,23 @@
 # Hang Jack: two commands do all set-up.  `make run` serves the demo, `make test` runs every test.
+#
+#   make install    the virtualenv in .venv with the project and its [test] extras (re-run when
+#                   pyproject.toml changes)
+#   make run        install, migrate, load the demo once (later starts refresh only the organiser's
+#                   password and tokens), serve on http://127.0.0.1:$(PORT) with config.settings.local
+#                   (SQLite and eager Celery unless DATABASE_URL / REDIS_URL are set)
+#   make test       install, lint, typecheck, then the whole pytest suite ($(PYTEST_WORKERS) workers)
+#   make lint       ruff          make typecheck   mypy (strict on scoring/)
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
 STAMP := $(VENV)/.installed
+# pytest-xdist workers: 2 cores here. Every worker gets its own test database (pytest-django) and its
+# own live server port, so the suite is safe to split; PYTEST_WORKERS=0 runs it in one process.
+PYTEST_WORKERS ?= 2
+PYTEST_ARGS ?=
 
-.PHONY: install run test lint typecheck conformance drills load bench clean
+.PHONY: install run test lint typecheck conformance bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -16,9 +28,9 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 run: install
-	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py demo
-	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
+	DJANGO_SETTINGS_MODULE=config.settings.local $(BIN)/python manage.py migrate --noinput
+	DJANGO_SETTINGS_MODULE=config.settings.local $(BIN)/python manage.py demo --port $(PORT)
+	DJANGO_SETTINGS_MODULE=config.settings.local $(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
 lint: install
 	$(BIN)/ruff check .
@@ -27,7 +39,7 @@ typecheck: install
 	$(BIN)/mypy
 
 test: install lint typecheck
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) $(PYTEST_ARGS)
 
 conformance: install
 	$(BIN)/python -m pytest tests/scoring/test_conformance.py

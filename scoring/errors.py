@@ -35,3 +35,31 @@ def join_path(base: str, key: str | int) -> str:
     if isinstance(key, int):
         return f"{base}[{key}]"
     return f"{base}.{key}" if base else key
+
+
+def describe(value: object) -> str:
+    """A short, safe rendering of a JSON value for a message: never huge, never recursive."""
+    if isinstance(value, str):
+        text = value if len(value) <= 24 else value[:21] + "..."
+        return repr(text)
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        text = str(value) if -(10**24) < value < 10**24 else "a very large number"
+        return text
+    if isinstance(value, float):
+        text = repr(value)
+        return text if value == value and len(text) <= 24 else "a number"
+    if isinstance(value, list | tuple):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return f"a {type(value).__name__}"
+
+
+def short_key(key: object) -> str:
+    """A field name for a path or message, cut short if it is absurdly long."""
+    text = key if isinstance(key, str) else repr(key)
+    return text if len(text) <= 40 else text[:37] + "..."

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any, Final, Literal
 
 from .cards import RANK_SYMBOLS, Rank
-from .errors import InvalidHand, join_path
+from .errors import InvalidHand, describe, join_path, short_key
 
 Follow = Literal["follow_or_trump", "trump_only"]
 Undertrump = Literal["allowed", "forbidden"]
@@ -51,25 +51,23 @@ class RuleSet:
     misdeal_passes_deal: bool = False
     discard_to: int | None = None
 
-    # ---- derived facts -------------------------------------------------------------------------
-    @property
-    def sides(self) -> int:
-        """Number of sides: 2 with four players (partners opposite), otherwise one per player."""
-        return 2 if self.players == 4 else self.players
+    # ---- derived facts, computed once (not options: not in ``to_dict``, not compared) ------------
+    #: Number of sides: 2 with four players (partners opposite), otherwise one per player.
+    sides: int = dataclasses.field(init=False, repr=False, compare=False)
+    #: R: the most runs the pack allows, floor((52 - 6n - 1) / (n * run_cards + 1)).
+    max_runs: int = dataclasses.field(init=False, repr=False, compare=False)
+    #: Points a kicked card of each rank scores for the dealer's side (ranks worth nothing are absent).
+    kick_value: dict[Rank, int] = dataclasses.field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "sides", 2 if self.players == 4 else self.players)
+        object.__setattr__(self, "max_runs", (PACK_SIZE - FIRST_DEAL * self.players - 1)
+                           // (self.players * self.run_cards + 1))
+        object.__setattr__(self, "kick_value", dict(self.kick_points))
 
     def side_of(self, seat: int) -> int:
         """The side a seat plays for."""
         return seat % 2 if self.players == 4 else seat
-
-    @property
-    def max_runs(self) -> int:
-        """R: the most runs the pack allows, floor((52 - 6n - 1) / (n * run_cards + 1))."""
-        return (PACK_SIZE - FIRST_DEAL * self.players - 1) // (self.players * self.run_cards + 1)
-
-    @functools.cached_property
-    def kick_value(self) -> dict[Rank, int]:
-        """Points a kicked card of each rank scores for the dealer's side."""
-        return dict(self.kick_points)
 
     def beggar(self, dealer: int) -> int:
         """The beggar, who also leads the first trick: the seat on the dealer's right."""
@@ -80,6 +78,8 @@ class RuleSet:
         """Every option, fully resolved, as JSON-ready data (a valid spec for ``from_spec``)."""
         out: dict[str, Any] = {}
         for field in dataclasses.fields(self):
+            if not field.init:
+                continue
             value = getattr(self, field.name)
             if field.name == "kick_points":
                 value = {rank.symbol: points for rank, points in value}
@@ -95,7 +95,7 @@ class RuleSet:
             raise InvalidHand("rules_type", path, "The rules must be a preset name or an object of options")
         try:
             key = tuple(sorted((k, _freeze(v)) for k, v in spec.items()))
-        except TypeError:
+        except (TypeError, RecursionError):  # unhashable or absurdly nested: no cache, same checks
             key = None
         if key is not None:
             return _from_options(key, path)
@@ -112,6 +112,8 @@ def _freeze(value: object) -> object:
 
 
 def _thaw(value: object) -> object:
+    tag: str
+    inner: Any
     tag, inner = value  # type: ignore[misc]
     if tag == "__map__":
         return {k: _thaw(v) for k, v in inner}
@@ -155,7 +157,7 @@ _COUNTS: Final[dict[str, int]] = {  # whole-number options and their least value
     "target": 1, "gift_points": 0, "run_cards": 1, "jack_points": 0, "hang_jack_points": 0,
     "game_points": 0, "revoke_points": 0, "misdeal_points": 0,
 }
-_OPTIONS: Final = frozenset(f.name for f in dataclasses.fields(RuleSet)) - {"preset"}
+_OPTIONS: Final = frozenset(f.name for f in dataclasses.fields(RuleSet) if f.init) - {"preset"}
 
 
 def _preset(name: str, path: str) -> RuleSet:
@@ -163,7 +165,7 @@ def _preset(name: str, path: str) -> RuleSet:
         return PRESETS[name]
     except KeyError:
         known = ", ".join(PRESETS)
-        raise InvalidHand("unknown_preset", path, f"{name!r} is not a rule preset (known: {known})") from None
+        raise InvalidHand("unknown_preset", path, f"{describe(name)} is not a rule preset (known: {known})") from None
 
 
 def _is_int(value: object) -> bool:
@@ -171,16 +173,20 @@ def _is_int(value: object) -> bool:
 
 
 def _build(options: dict[str, Any], path: str) -> RuleSet:
-    base = _preset(options["preset"], join_path(path, "preset")) if "preset" in options else _BASE
-    if "preset" in options and not isinstance(options["preset"], str):
-        raise InvalidHand("unknown_preset", join_path(path, "preset"), "The preset must be a name")
+    base = _BASE
+    if "preset" in options:
+        name = options["preset"]
+        if not isinstance(name, str):
+            raise InvalidHand("unknown_preset", join_path(path, "preset"),
+                              f"The preset must be a preset name, not {describe(name)}")
+        base = _preset(name, join_path(path, "preset"))
     changes: dict[str, Any] = {}
     for name, value in options.items():
         if name == "preset":
             continue
-        where = join_path(path, name)
+        where = join_path(path, short_key(name))
         if name not in _OPTIONS:
-            raise InvalidHand("unknown_option", where, f"{name!r} is not a rule option")
+            raise InvalidHand("unknown_option", where, f"{describe(name)} is not a rule option")
         changes[name] = _option_value(name, value, where)
     rules = dataclasses.replace(base, **changes)
     _check_whole(rules, path)
@@ -217,10 +223,10 @@ def _option_value(name: str, value: object, where: str) -> object:
         pairs: list[tuple[Rank, int]] = []
         for rank_text, points in value.items():
             if rank_text not in RANK_SYMBOLS:
-                raise InvalidHand("bad_option_value", join_path(where, str(rank_text)),
-                                  f"{rank_text!r} is not a rank (A K Q J 10 9 8 7 6 5 4 3 2)")
+                raise InvalidHand("bad_option_value", join_path(where, short_key(rank_text)),
+                                  f"{describe(rank_text)} is not a rank (A K Q J 10 9 8 7 6 5 4 3 2)")
             if not _is_int(points) or points < 0:
-                raise InvalidHand("bad_option_value", join_path(where, str(rank_text)),
+                raise InvalidHand("bad_option_value", join_path(where, short_key(rank_text)),
                                   "kick points must be a whole number of at least 0")
             if points:
                 pairs.append((Rank.parse(rank_text), points))

@@ -40,7 +40,7 @@ _PENALTY_KINDS: Final[dict[str, PenaltyKind]] = {
 _SIDECARD_FIELDS: Final = frozenset({"side", "card"})
 _JACK_FIELDS: Final = frozenset({"held_by", "won_by"})
 _PENALTY_FIELDS: Final = frozenset({"kind", "side"})
-_TOP_FIVE: Final = Rank.TEN
+_COUNTED: Final = ("high", "low", "jack", "game")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -300,3 +300,243 @@ def _gift_wins(rules: RuleSet, path: str, dealer_side: int, score: Sequence[int]
                                   "must run the pack")
             return True
     return False
+
+
+def read_tally(
+    raw: Mapping[str, Any],
+    rules: RuleSet,
+    path: str,
+    *,
+    score: Sequence[int] | None = None,
+    dealer: int | None = None,
+) -> Hand:
+    """Read and check a tally-form hand record (or a misdeal record) into a ``Hand``.
+
+    ``score`` and ``dealer`` are as for ``read_header``: with the score, a record the game ended
+    during the deal may stop after the winning kick or gift; what follows is checked for shape only.
+    """
+    if not isinstance(raw, Mapping):
+        raise InvalidHand("wrong_type", path, f"A hand must be an object, not {describe(raw)}")
+    if "misdeal" not in raw:
+        for key in raw:
+            if key not in TALLY_FIELDS:
+                raise InvalidHand("unknown_field", join_path(path, short_key(key)),
+                                  f"{describe(key)} is not a field of a hand record")
+    header = read_header(raw, rules, path, score=score, dealer=dealer)
+    if header.misdeal:
+        return Hand(header.dealer, misdeal=True)
+
+    # ---- the shape of each counted field, in order ------------------------------------------------
+    ends_game = header.ends_game
+    if not ends_game:
+        for name in _COUNTED:
+            if name not in raw:
+                raise InvalidHand("missing_field", join_path(path, name),
+                                  f"{name} is missing: once the hand is played, high, low, jack and game are "
+                                  "required (null is a value: high and low are null when no trump was dealt)")
+    sides = rules.sides
+    high = _read_award(raw, "high", path, sides)
+    low = _read_award(raw, "low", path, sides)
+    jack = _read_jack(raw, path, sides)
+    game = _read_game(raw, path, sides)
+    penalties = _read_penalties(raw, path, sides)
+    if ends_game:  # the game was won during the deal: the rest is neither cross-checked nor scored
+        return Hand(header.dealer, False, header.abandoned, header.kicks, header.beg, trump=header.trump)
+    hand = Hand(header.dealer, False, header.abandoned, header.kicks, header.beg, high, low, jack, game,
+                penalties, True, header.trump)
+    _cross_check(rules, hand, path)
+    return hand
+
+
+def _read_award(raw: Mapping[str, Any], name: str, path: str, sides: int) -> Award | None:
+    value = raw.get(name)
+    if value is None:
+        return None
+    if not isinstance(value, Mapping):
+        raise InvalidHand("wrong_type", join_path(path, name),
+                          f"{name} must be null or an object with the side that scores it and the card, "
+                          f"not {describe(value)}")
+    for key in value:
+        if key != "side" and key != "card":
+            raise InvalidHand("unknown_field", join_path(join_path(path, name), short_key(key)),
+                              f"{describe(key)} is not a field of {name} (side, card)")
+    side = _read_side(value, "side", join_path(path, name), sides)
+    card = None
+    if "card" in value:
+        text = value["card"]
+        card = CARD_TEXT.get(text) if type(text) is str else None
+        if card is None:
+            raise InvalidHand("bad_card", join_path(join_path(path, name), "card"),
+                              f"{describe(text)} is not a card: write the rank then the suit, like 10H or AS")
+    return Award(side, card)
+
+
+def _read_side(value: Mapping[str, Any], key: str, where: str, sides: int) -> int:
+    side = value.get(key, _MISSING)
+    if type(side) is not int:
+        if side is _MISSING:
+            raise InvalidHand("missing_field", join_path(where, key), f"{key} is missing")
+        raise InvalidHand("wrong_type", join_path(where, key), f"{key} must be a side number, not {describe(side)}")
+    if not 0 <= side < sides:
+        raise InvalidHand("bad_side", join_path(where, key),
+                          f"Side {side} does not exist: the sides are 0 to {sides - 1}")
+    return side
+
+
+def _read_jack(raw: Mapping[str, Any], path: str, sides: int) -> JackOutcome | None:
+    value = raw.get("jack")
+    if value is None:
+        return None
+    where = join_path(path, "jack")
+    if not isinstance(value, Mapping):
+        raise InvalidHand("wrong_type", where,
+                          f"jack must be null or an object with held_by and won_by, not {describe(value)}")
+    for key in value:
+        if key != "held_by" and key != "won_by":
+            raise InvalidHand("unknown_field", join_path(where, short_key(key)),
+                              f"{describe(key)} is not a field of jack (held_by, won_by)")
+    return JackOutcome(_read_side(value, "held_by", where, sides), _read_side(value, "won_by", where, sides))
+
+
+def _read_game(raw: Mapping[str, Any], path: str, sides: int) -> tuple[int, ...] | None:
+    value = raw.get("game", _MISSING)
+    if value is _MISSING:
+        return None
+    where = join_path(path, "game")
+    if type(value) is not list or len(value) != sides:
+        raise InvalidHand("bad_game", where,
+                          f"game must list the card points of each of the {sides} sides' lift, "
+                          f"not {describe(value)}" + (f" of {len(value)}" if type(value) is list else ""))
+    for i, points in enumerate(value):
+        if type(points) is not int or points < 0:
+            raise InvalidHand("bad_game", f"{where}[{i}]",
+                              f"Card points are a whole number of at least 0, not {describe(points)}")
+    return tuple(value)
+
+
+def _read_penalties(raw: Mapping[str, Any], path: str, sides: int) -> tuple[Penalty, ...]:
+    value = raw.get("penalties", _MISSING)
+    if value is _MISSING:
+        return ()
+    where = join_path(path, "penalties")
+    if type(value) is not list:
+        raise InvalidHand("wrong_type", where, f"penalties must be a list, not {describe(value)}")
+    penalties = []
+    for i, item in enumerate(value):
+        at = f"{where}[{i}]"
+        if not isinstance(item, Mapping):
+            raise InvalidHand("wrong_type", at, f"A penalty must be an object with kind and side, not {describe(item)}")
+        for key in item:
+            if key != "kind" and key != "side":
+                raise InvalidHand("unknown_field", join_path(at, short_key(key)),
+                                  f"{describe(key)} is not a field of a penalty (kind, side)")
+        if "kind" not in item:
+            raise InvalidHand("missing_field", join_path(at, "kind"), "The penalty's kind is missing")
+        text = item["kind"]
+        kind = _PENALTY_KINDS.get(text) if type(text) is str else None
+        if kind is None:
+            raise InvalidHand("unknown_penalty", join_path(at, "kind"),
+                              f"{describe(text)} is not a penalty: revoke, trump_revoke or undertrump")
+        penalties.append(Penalty(kind, _read_side(item, "side", at, sides)))
+    return tuple(penalties)
+
+
+def _cross_check(rules: RuleSet, hand: Hand, path: str) -> None:
+    """The consistency checks of HAND_FORMAT.md between the counted fields of a played hand."""
+    high, low, jack, game = hand.high, hand.low, hand.jack, hand.game
+    trump = hand.trump
+    kicks = hand.kicks
+    assert trump is not None and game is not None
+    low_dealt = rules.low == "dealt"
+
+    # High and Low: both or neither; trumps in play; Low not above High; one card, one side
+    if (high is None) is not (low is None):
+        missing, given = ("high", "low") if high is None else ("low", "high")
+        raise InvalidHand("high_without_low", join_path(path, missing),
+                          f"{missing} is null but {given} is given: both are null when no trump was dealt, "
+                          "otherwise both are given")
+    high_card = high.card if high is not None else None
+    low_card = low.card if low is not None else None
+    for name, card in (("high", high_card), ("low", low_card)):
+        if card is None:
+            continue
+        if card in kicks:
+            raise InvalidHand("card_was_kicked", f"{join_path(path, name)}.card",
+                              f"{card} was kicked: a kicked card is out of play, never High or Low")
+        if card.suit is not trump:
+            raise InvalidHand("not_trump", f"{join_path(path, name)}.card",
+                              f"{card} cannot be {name.capitalize()}: trump is {trump.name.lower()} ({trump})")
+    if high_card is not None and low_card is not None:
+        if low_card.rank > high_card.rank:
+            raise InvalidHand("low_above_high", f"{join_path(path, 'low')}.card",
+                              f"{low_card} cannot be Low: it is above the High card {high_card}")
+        if low_dealt and low_card is high_card and high is not None and low is not None and high.side != low.side:
+            raise InvalidHand("high_low_sides_differ", f"{join_path(path, 'low')}.side",
+                              f"{high_card} is both High and Low, the only trump in play, so one side was dealt "
+                              f"it and scores both: not side {high.side} for High and side {low.side} for Low")
+
+    # The jack of trumps
+    trump_jack = Card(Rank.JACK, trump)
+    if jack is not None:
+        if high is None:
+            raise InvalidHand("jack_without_trump", join_path(path, "jack"),
+                              "High and Low are null, so no trump was dealt: jack must be null too")
+        if trump_jack in kicks:
+            raise InvalidHand("jack_kicked", join_path(path, "jack"),
+                              f"{trump_jack} was kicked, so it is out of play: jack must be null")
+    for name, award in (("high", high), ("low", low)):
+        if award is None or award.card is not trump_jack:
+            continue
+        if jack is None:
+            raise InvalidHand("jack_missing", join_path(path, "jack"),
+                              f"{name.capitalize()} is the jack of trumps {trump_jack}, so the jack was dealt: "
+                              "jack cannot be null")
+        if name == "high" or low_dealt:
+            if jack.held_by != award.side:
+                raise InvalidHand("jack_holder_mismatch", f"{join_path(path, 'jack')}.held_by",
+                                  f"{name.capitalize()} is the jack {trump_jack}, dealt to side {award.side}: "
+                                  f"jack.held_by cannot be side {jack.held_by}")
+        elif jack.won_by != award.side:
+            raise InvalidHand("low_jack_capturer", f"{join_path(path, 'jack')}.won_by",
+                              f"Low is the jack {trump_jack}, captured by side {award.side} (Low goes to the side "
+                              f"that captures it under these rules): jack.won_by cannot be side {jack.won_by}")
+    if jack is not None:
+        if high_card is not None and high_card.rank < Rank.JACK:
+            raise InvalidHand("high_below_jack", f"{join_path(path, 'high')}.card",
+                              f"{high_card} cannot be High: the jack of trumps {trump_jack} was in play and "
+                              "ranks above it")
+        if low_card is not None and low_card.rank > Rank.JACK:
+            raise InvalidHand("low_above_jack", f"{join_path(path, 'low')}.card",
+                              f"{low_card} cannot be Low: the jack of trumps {trump_jack} was in play and "
+                              "ranks below it")
+
+    # Game: the card points of the lift
+    in_play = PACK_POINTS - sum(card.points for card in kicks)
+    total = sum(game)
+    if total > in_play:
+        raise InvalidHand("game_points_too_many", join_path(path, "game"),
+                          f"The lifts hold {total} card points, but the cards in play hold at most {in_play} "
+                          f"(80 in the pack, less this deal's kicks)")
+    if jack is not None and game[jack.won_by] == 0:
+        raise InvalidHand("jack_winner_no_points", f"{join_path(path, 'game')}[{jack.won_by}]",
+                          f"Side {jack.won_by} won the jack of trumps, worth 1 card point, so its lift cannot "
+                          "hold 0 card points")
+    if not low_dealt and low is not None and low_card is not None and game[low.side] < low_card.points:
+        raise InvalidHand("low_winner_no_points", f"{join_path(path, 'game')}[{low.side}]",
+                          f"Side {low.side} captured Low, {low_card}, worth {low_card.points} card points, so "
+                          f"its lift cannot hold only {game[low.side]}")
+
+    # Penalties
+    for i, penalty in enumerate(hand.penalties):
+        where = f"{join_path(path, 'penalties')}[{i}].kind"
+        kind = penalty.kind
+        if kind == "undertrump" and rules.undertrump == "allowed":
+            raise InvalidHand("undertrump_allowed", where,
+                              "Undertrumping is allowed under these rules, so it is no penalty")
+        if kind != "revoke" and high is None:
+            raise InvalidHand("penalty_without_trump", where,
+                              f"No trump was dealt (High and Low are null), so there can be no {kind}")
+        if kind == "trump_revoke" and high_card is not None and high_card.rank < Rank.TEN:
+            raise InvalidHand("trump_revoke_without_top_trump", where,
+                              f"A trump_revoke withholds one of the top five trumps (A K Q J 10), but the "
+                              f"highest trump in play was {high_card}: this renege is a revoke")

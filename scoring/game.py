@@ -1,0 +1,170 @@
+"""Whole game documents and single hands: the engine's entry points.
+
+- ``score_game(doc)``: a game document of HAND_FORMAT.md in, its result document out (plain JSON data).
+- ``score_document(doc)``: the same, typed: a ``GameResult``.
+- ``score_hand(rules, score, raw_hand, dealer=...)``: one hand against the current score, for a service
+  that records a game one hand at a time.
+- ``read_hand(rules, raw, path)``: read and check one hand record without scoring it (a dry run).
+
+All of them raise ``InvalidHand`` for anything the format or the rules refuse; nothing is half-scored.
+A document is read hand by hand: each hand is dealt by the seat after the previous dealer (after a
+misdeal, by the same seat unless ``misdeal_passes_deal``); a hand after the game is won is an error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from .errors import InvalidHand, describe, join_path, short_key
+from .model import GameResult, Hand, HandResult
+from .rules import RuleSet
+from .score import evaluate
+from .tally import PLAY_FIELDS, PLAY_ONLY_FIELDS, read_header, read_tally
+
+_DOCUMENT_FIELDS: Final = frozenset({"rules", "score", "hand", "hands"})
+_DEFAULT_RULES: Final = "trinidad"
+
+
+def score_game(doc: Any) -> dict[str, Any]:
+    """Score a game document; return the result document of HAND_FORMAT.md.
+
+    >>> score_game({"score": [13, 10], "hand": {"dealer": 2, "kicks": ["AH"]}})["winner"]
+    0
+    """
+    return score_document(doc).to_dict()
+
+
+def score_document(doc: Any) -> GameResult:
+    """Score a game document: ``{"rules", "score", "hand" | "hands"}``. Raise ``InvalidHand``."""
+    if not isinstance(doc, Mapping):
+        raise InvalidHand("wrong_type", "", f"A game document must be an object, not {describe(doc)}")
+    for key in doc:
+        if key not in _DOCUMENT_FIELDS:
+            raise InvalidHand("unknown_field", short_key(key),
+                              f"{describe(key)} is not a field of a game document (rules, score, hand or hands)")
+    rules = RuleSet.from_spec(doc.get("rules", _DEFAULT_RULES), "rules")
+    score = check_score(rules, doc["score"], "score") if "score" in doc else (0,) * rules.sides
+    if "hand" in doc:
+        if "hands" in doc:
+            raise InvalidHand("hand_and_hands", "hands",
+                              "A game document has either hand (one hand) or hands (a list), never both")
+        records: Sequence[Any] = (doc["hand"],)
+        paths: Sequence[str] | None = ("hand",)
+    elif "hands" in doc:
+        records = doc["hands"]
+        if type(records) is not list:
+            raise InvalidHand("wrong_type", "hands", f"hands must be a list of hand records, not {describe(records)}")
+        if not records:
+            raise InvalidHand("no_hands", "hands", "hands must list at least one hand")
+        paths = None
+    else:
+        raise InvalidHand("no_hands", "", "A game document needs hand (one hand) or hands (a list of hands)")
+
+    results: list[HandResult] = []
+    dealer: int | None = None
+    winner: int | None = None
+    for i, raw in enumerate(records):
+        path = paths[i] if paths is not None else f"hands[{i}]"
+        if winner is not None:
+            raise InvalidHand("hand_after_win", path,
+                              f"Side {winner} already won the game in the hand before: a game ends there, "
+                              "so this hand belongs to the next game")
+        result = _score_hand(rules, score, raw, dealer, path)
+        results.append(result)
+        score = result.score
+        winner = result.winner
+        dealer = result.next_dealer
+    return GameResult(score, winner, tuple(results))
+
+
+def score_hand(
+    rules: RuleSet, score: Sequence[int], raw_hand: Mapping[str, Any], *, dealer: int | None = None,
+    path: str = "hand",
+) -> HandResult:
+    """Score one hand record against the score before it.
+
+    ``dealer`` is the seat expected to deal (a different seat is ``wrong_dealer``); ``score`` must be
+    one whole number per side, each below the target. Returns the hand's events, the new score, the
+    winner (or ``None``) and the seat that deals next.
+    """
+    return _score_hand(rules, check_score(rules, score, "score"), raw_hand, dealer, path)
+
+
+def _score_hand(rules: RuleSet, score: tuple[int, ...], raw: Any, dealer: int | None, path: str) -> HandResult:
+    hand = read_hand(rules, raw, path, score=score, dealer=dealer)
+    return evaluate(rules, hand, score, path)
+
+
+def read_hand(
+    rules: RuleSet, raw: Any, path: str = "hand", *, score: Sequence[int] | None = None,
+    dealer: int | None = None,
+) -> Hand:
+    """Read and check one hand record of either form (or a misdeal record) into a ``Hand``.
+
+    A record with any of ``deal``, ``runs``, ``discards``, ``tricks`` is the play form
+    (``scoring.play``); any other is the tally form. ``score`` (the score before the hand) lets the
+    reader accept a record that stops when a kick or the gift won the game; without it every played
+    hand must be complete. ``dealer`` is the seat expected to deal, if known.
+    """
+    if not isinstance(raw, Mapping):
+        raise InvalidHand("wrong_type", path, f"A hand must be an object, not {describe(raw)}")
+    if "misdeal" in raw or not any(key in raw for key in PLAY_ONLY_FIELDS):
+        return read_tally(raw, rules, path, score=score, dealer=dealer)
+    return _read_play(rules, raw, path, score, dealer)
+
+
+def _read_play(
+    rules: RuleSet, raw: Mapping[str, Any], path: str, score: Sequence[int] | None, dealer: int | None
+) -> Hand:
+    for key in raw:
+        if key not in PLAY_FIELDS:
+            raise InvalidHand("unknown_field", join_path(path, short_key(key)),
+                              f"{describe(key)} is not a field of a card-by-card hand record")
+    header = read_header(raw, rules, path, score=score, dealer=dealer)
+    if header.ends_game:
+        # the game was won during the deal: the cards are checked for shape only, never scored
+        for name in ("deal", "runs", "discards", "tricks"):
+            if name in raw:
+                _check_card_lists(raw[name], join_path(path, name), 3 if name == "runs" else 2)
+        return Hand(header.dealer, False, header.abandoned, header.kicks, header.beg, trump=header.trump)
+    try:
+        from .play import read_play_hand
+    except ImportError:  # pragma: no cover - only while the play form is not yet built
+        raise InvalidHand("play_form_unavailable", path,
+                          "This engine cannot read card-by-card records yet") from None
+    return read_play_hand(raw, rules, path)
+
+
+def _check_card_lists(value: Any, where: str, depth: int) -> None:
+    """``value`` is a list nested ``depth`` deep whose leaves are card texts (the play form's shape)."""
+    from .cards import CARD_TEXT
+
+    if type(value) is not list:
+        raise InvalidHand("wrong_type", where, f"Expected a list, not {describe(value)}")
+    for i, item in enumerate(value):
+        at = f"{where}[{i}]"
+        if depth > 1:
+            _check_card_lists(item, at, depth - 1)
+        elif not (type(item) is str and item in CARD_TEXT):
+            raise InvalidHand("bad_card", at,
+                              f"{describe(item)} is not a card: write the rank then the suit, like 10H or AS")
+
+
+def check_score(rules: RuleSet, value: Any, path: str) -> tuple[int, ...]:
+    """A score: one whole number per side, each at least 0 and below the target."""
+    sides = rules.sides
+    if type(value) is not list and type(value) is not tuple:
+        raise InvalidHand("bad_score", path,
+                          f"The score must be a list of {sides} whole numbers, one per side, not {describe(value)}")
+    if len(value) != sides:
+        raise InvalidHand("bad_score", path,
+                          f"The score must have one number per side: {sides}, not {len(value)}")
+    for i, points in enumerate(value):
+        if type(points) is not int or points < 0:
+            raise InvalidHand("bad_score", f"{path}[{i}]",
+                              f"A score is a whole number of at least 0, not {describe(points)}")
+        if points >= rules.target:
+            raise InvalidHand("score_at_target", f"{path}[{i}]",
+                              f"Side {i} has {points}, already at the target {rules.target}: that game is over")
+    return tuple(value)

@@ -1,0 +1,231 @@
+"""Import pairs from a CSV file (the admin's "Import pairs from CSV" page).
+
+Columns: ``player_1, player_2, club, seed`` (a header row; ``club`` and ``seed`` may be blank). Missing
+players and clubs are created; a player is found by name within the row's club. Every row is checked
+first: if any row is bad, nothing is written and every bad row is reported with its line number (all or
+nothing). With a tournament, each pair is also entered in it with the row's seed.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass, field
+
+from django.db import transaction
+
+from .models import AuditEvent, Club, Entry, Pair, Player, Tournament
+
+REQUIRED_COLUMNS = ("player_1", "player_2", "club", "seed")
+MAX_BYTES = 1_000_000
+MAX_ROWS = 2_000
+NAME_MAX = 120  # Player.name and Club.name
+
+
+@dataclass(frozen=True)
+class RowError:
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.message}"
+
+
+@dataclass(frozen=True)
+class PairRow:
+    line: int
+    player_1: str
+    player_2: str
+    club: str
+    seed: int | None
+
+
+@dataclass
+class ImportResult:
+    """What an import did, or (``errors`` not empty) why it did nothing."""
+
+    errors: list[RowError] = field(default_factory=list)
+    pairs_created: int = 0
+    pairs_existing: int = 0
+    players_created: int = 0
+    clubs_created: int = 0
+    entries_created: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+    def summary(self) -> str:
+        return (
+            f"{self.pairs_created} pairs created, {self.pairs_existing} already there, "
+            f"{self.players_created} players and {self.clubs_created} clubs created, "
+            f"{self.entries_created} entries made"
+        )
+
+
+class CsvFormatError(ValueError):
+    """The file as a whole cannot be read (encoding, header, size)."""
+
+
+def _clean(value: str | None) -> str:
+    return " ".join((value or "").split())
+
+
+def parse_pairs_csv(data: bytes | str) -> tuple[list[PairRow], list[RowError]]:
+    """Read and check every row; no database access. Raises CsvFormatError for a file-level problem."""
+    if isinstance(data, bytes):
+        if len(data) > MAX_BYTES:
+            raise CsvFormatError(f"the file is larger than {MAX_BYTES // 1000} kB")
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise CsvFormatError("the file is not UTF-8 text (save it as CSV UTF-8)") from exc
+    else:
+        text = data.removeprefix("\ufeff")
+    reader = csv.DictReader(io.StringIO(text, newline=""))
+    header = [(_clean(name)).lower() for name in (reader.fieldnames or [])]
+    missing = [column for column in REQUIRED_COLUMNS if column not in header]
+    if not reader.fieldnames:
+        raise CsvFormatError("the file is empty: the first line must name the columns " + ", ".join(REQUIRED_COLUMNS))
+    if missing:
+        raise CsvFormatError("missing column(s): " + ", ".join(missing))
+    reader.fieldnames = header
+
+    rows: list[PairRow] = []
+    errors: list[RowError] = []
+    seen_pairs: dict[frozenset[tuple[str, str]], int] = {}
+    for raw in reader:
+        line = reader.line_num
+        if len(rows) + len(errors) >= MAX_ROWS:
+            raise CsvFormatError(f"more than {MAX_ROWS} rows")
+        if None in raw:
+            errors.append(RowError(line, "more fields than columns"))
+            continue
+        values = {key: _clean(raw.get(key)) for key in REQUIRED_COLUMNS}
+        if not any(values.values()):
+            continue  # a blank line
+        problems: list[str] = []
+        for column in ("player_1", "player_2"):
+            if not values[column]:
+                problems.append(f"{column} is empty")
+            elif len(values[column]) > NAME_MAX:
+                problems.append(f"{column} is longer than {NAME_MAX} characters")
+        if len(values["club"]) > NAME_MAX:
+            problems.append(f"club is longer than {NAME_MAX} characters")
+        if values["player_1"] and values["player_1"].casefold() == values["player_2"].casefold():
+            problems.append("player_1 and player_2 are the same player")
+        seed: int | None = None
+        if values["seed"]:
+            if values["seed"].isdigit() and int(values["seed"]) > 0:
+                seed = int(values["seed"])
+            else:
+                problems.append(f"seed {values['seed']!r} is not a whole number above 0")
+        key = frozenset(
+            {(values["club"].casefold(), values["player_1"].casefold()), (values["club"].casefold(), values["player_2"].casefold())}
+        )
+        if not problems and key in seen_pairs:
+            problems.append(f"the same pair is already on line {seen_pairs[key]}")
+        if problems:
+            errors.append(RowError(line, "; ".join(problems)))
+            continue
+        seen_pairs[key] = line
+        rows.append(PairRow(line, values["player_1"], values["player_2"], values["club"], seed))
+    if not rows and not errors:
+        errors.append(RowError(1, "no pairs in the file"))
+    return rows, errors
+
+
+def _check_against_database(rows: list[PairRow], tournament: Tournament | None) -> list[RowError]:
+    errors: list[RowError] = []
+    for row in rows:
+        club = Club.objects.filter(name__iexact=row.club).first() if row.club else None
+        for name in (row.player_1, row.player_2):
+            if Player.objects.filter(name__iexact=name, club=club).count() > 1:
+                errors.append(RowError(row.line, f"{name!r} matches more than one player of that club"))
+    if tournament is not None:
+        if tournament.status == Tournament.Status.FINISHED:
+            errors.append(RowError(1, f"{tournament} is finished: no new entries"))
+        # In one tournament a player plays in one pair only.
+        first_line: dict[tuple[str, str], int] = {}
+        for row in rows:
+            for name in (row.player_1, row.player_2):
+                who = (row.club.casefold(), name.casefold())
+                if who in first_line:
+                    errors.append(RowError(row.line, f"{name} already plays on line {first_line[who]} of this tournament"))
+                first_line.setdefault(who, row.line)
+    return errors
+
+
+def pairs_import_csv(*, data: bytes | str, tournament: Tournament | None = None, user: object = None) -> ImportResult:
+    """Check every row, then create clubs, players, pairs (and entries) in one transaction, or nothing."""
+    try:
+        rows, errors = parse_pairs_csv(data)
+    except CsvFormatError as exc:
+        return ImportResult(errors=[RowError(1, str(exc))])
+    if errors:
+        return ImportResult(errors=errors)
+
+    result = ImportResult()
+    with transaction.atomic():
+        if tournament is not None:
+            tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        errors = _check_against_database(rows, tournament)
+        if errors:
+            return ImportResult(errors=errors)
+        clubs: dict[str, Club] = {}
+        for row in rows:
+            club: Club | None = None
+            if row.club:
+                folded = row.club.casefold()
+                if folded not in clubs:
+                    found = Club.objects.filter(name__iexact=row.club).first()
+                    if found is None:
+                        found = Club.objects.create(name=row.club)
+                        result.clubs_created += 1
+                    clubs[folded] = found
+                club = clubs[folded]
+            players = []
+            for name in (row.player_1, row.player_2):
+                player = Player.objects.filter(name__iexact=name, club=club).first()
+                if player is None:
+                    player = Player.objects.create(name=name, club=club)
+                    result.players_created += 1
+                players.append(player)
+            p1, p2 = players
+            pair = (
+                Pair.objects.filter(club=club, player_1=p1, player_2=p2).first()
+                or Pair.objects.filter(club=club, player_1=p2, player_2=p1).first()
+            )
+            if pair is None:
+                pair = Pair.objects.create(player_1=p1, player_2=p2, club=club, seed=row.seed)
+                result.pairs_created += 1
+            else:
+                result.pairs_existing += 1
+                if row.seed is not None and pair.seed != row.seed:
+                    pair.seed = row.seed
+                    pair.save(update_fields=["seed"])
+            if tournament is not None:
+                entry, created = Entry.objects.get_or_create(
+                    tournament=tournament, pair=pair, defaults={"seed": row.seed}
+                )
+                if created:
+                    result.entries_created += 1
+                elif row.seed is not None and entry.seed != row.seed:
+                    entry.seed = row.seed
+                    entry.save(update_fields=["seed"])
+        AuditEvent.objects.create(
+            tournament=tournament,
+            user=user if getattr(user, "is_authenticated", False) else None,  # type: ignore[misc]
+            action="pairs_imported",
+            object_type="pair",
+            object_id="csv",
+            after={
+                "rows": len(rows),
+                "pairs_created": result.pairs_created,
+                "pairs_existing": result.pairs_existing,
+                "players_created": result.players_created,
+                "clubs_created": result.clubs_created,
+                "entries_created": result.entries_created,
+            },
+        )
+    return result

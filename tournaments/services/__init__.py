@@ -1,0 +1,43 @@
+"""The domain services: every write of the tournament's state goes through one of these functions.
+
+HackSoft style: ``<entity>_<verb>(*, ...)``, typed, one transaction each, locking what they change
+(``select_for_update``; lock order: round, games by id, team match, board). Reads are in
+``tournaments.selectors``; the model <-> engine translation is in ``tournaments.adapters``. Refusals are
+``errors.DomainError`` subclasses. docs/services.md documents every service and error code.
+"""
+
+from .audit import audit_record
+from .boards import board_call_help, board_help_clear, board_results_refresh, board_seat, team_match_refresh
+from .confirmations import game_confirm, round_close, round_confirm_all
+from .errors import (
+    Conflict,
+    DomainError,
+    IdempotencyKeyReused,
+    NotAllowed,
+    NotFound,
+    PreconditionFailed,
+    PreconditionRequired,
+    ValidationFailed,
+)
+from .hands import hand_correct, hand_preview, hand_submit, hand_undo, hand_void
+from .idempotency import idempotent_call, request_fingerprint
+from .outbox import outbox_enqueue, outbox_sweep
+from .rounds import (
+    round_create,
+    round_pair_rotation,
+    round_publish,
+    round_seat_boards,
+    round_seat_team_matches,
+    round_start_play,
+    tournament_rules_resolve,
+)
+
+__all__ = [
+    "Conflict", "DomainError", "IdempotencyKeyReused", "NotAllowed", "NotFound", "PreconditionFailed",
+    "PreconditionRequired", "ValidationFailed", "audit_record", "board_call_help", "board_help_clear",
+    "board_results_refresh", "board_seat", "game_confirm", "hand_correct", "hand_preview", "hand_submit",
+    "hand_undo", "hand_void", "idempotent_call", "outbox_enqueue", "outbox_sweep", "request_fingerprint",
+    "round_close", "round_confirm_all", "round_create", "round_pair_rotation", "round_publish",
+    "round_seat_boards", "round_seat_team_matches", "round_start_play", "team_match_refresh",
+    "tournament_rules_resolve",
+]

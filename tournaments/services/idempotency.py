@@ -1,0 +1,88 @@
+"""Idempotent tablet writes (DECISIONS.md): one answer per device and Idempotency-Key.
+
+``idempotent_call`` answers a known key from the stored record (same request hash) or refuses it
+(``IdempotencyKeyReused``, another request hash). Otherwise it runs the write and, in the *same*
+transaction, inserts the record of a successful answer; refusals are not stored, so a fixed request may be
+sent again under the same key. Two concurrent requests with one key resolve by the unique constraint on
+(device, key): the loser's whole transaction (its write included) rolls back and it replays the winner's
+answer, never a 500 and never two writes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from typing import Any
+
+from django.db import IntegrityError, transaction
+
+from tournaments.models import Device, IdempotencyRecord
+
+from .errors import DomainError, IdempotencyKeyReused, PreconditionRequired, ValidationFailed
+
+MAX_KEY_LENGTH = 100
+
+
+def request_fingerprint(method: str, path: str, body: Any) -> str:
+    """SHA-256 of the method, the path and the canonical JSON body (sorted keys, no spaces)."""
+    canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+    return hashlib.sha256(f"{method.upper()}\n{path}\n{canonical}".encode()).hexdigest()
+
+
+def _stored(device: Device, key: str) -> IdempotencyRecord | None:
+    return IdempotencyRecord.objects.filter(device=device, key=key).first()
+
+
+def _replay(record: IdempotencyRecord, request_hash: str) -> tuple[int, dict[str, Any]]:
+    if record.request_hash != request_hash:
+        raise IdempotencyKeyReused(
+            "idempotency_key_reused",
+            "This Idempotency-Key was already used for a different request; send a new key.",
+        )
+    return record.status_code, record.response
+
+
+def idempotent_call(
+    *,
+    device: Device,
+    key: str,
+    method: str,
+    path: str,
+    body: Any,
+    call: Callable[[], tuple[int, dict[str, Any]]],
+) -> tuple[int, dict[str, Any]]:
+    """Run ``call`` at most once per (device, key); replay its stored answer for a retry."""
+    if not key:
+        raise PreconditionRequired("idempotency_key_required", "Every tablet write needs an Idempotency-Key header.")
+    if len(key) > MAX_KEY_LENGTH:
+        raise ValidationFailed(
+            "idempotency_key_invalid",
+            f"The Idempotency-Key may be at most {MAX_KEY_LENGTH} characters.",
+            fields={"Idempotency-Key": f"at most {MAX_KEY_LENGTH} characters"},
+        )
+    request_hash = request_fingerprint(method, path, body)
+    record = _stored(device, key)
+    if record is not None:
+        return _replay(record, request_hash)
+    try:
+        with transaction.atomic():
+            status, payload = call()
+            if 200 <= status < 300:
+                IdempotencyRecord.objects.create(
+                    device=device, key=key, request_hash=request_hash, status_code=status, response=payload
+                )
+    except IntegrityError:
+        # A concurrent request with this key committed first: our write is rolled back with the record.
+        record = _stored(device, key)
+        if record is None:
+            raise
+        return _replay(record, request_hash)
+    except DomainError:
+        # Refused (e.g. hand_number_taken because the same request won a race): the winner's stored
+        # answer, if any, is the answer to this retry.
+        record = _stored(device, key)
+        if record is None:
+            raise
+        return _replay(record, request_hash)
+    return status, payload

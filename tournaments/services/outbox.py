@@ -1,0 +1,90 @@
+"""The transactional outbox (DECISIONS.md, resilience): background work survives a Redis outage.
+
+``outbox_enqueue`` writes an ``OutboxMessage`` row in the caller's transaction and registers an
+``on_commit`` hook that publishes it to Celery and marks it sent. Publishing never raises: when the broker
+is down the row stays unsent (with the error) and ``outbox_sweep`` (a periodic task) publishes it later.
+A ``coalesce_key`` lets one publication cover every older unsent row with the same key (a burst of
+confirmations becomes one standings recomputation): the task reads the latest state anyway.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from tournaments.models import OutboxMessage
+
+logger = logging.getLogger(__name__)
+
+
+def outbox_enqueue(task: str, args: Sequence[Any] = (), coalesce_key: str = "") -> OutboxMessage:
+    """Write an outbox row for ``task(*args)`` in the current transaction; publish it once it commits."""
+    message = OutboxMessage.objects.create(task=task, args=list(args), coalesce_key=coalesce_key)
+    transaction.on_commit(lambda: outbox_publish(message_id=message.pk, task=task, args=list(args),
+                                                 coalesce_key=coalesce_key))
+    return message
+
+
+def _send(task: str, args: list[Any]) -> None:
+    """Hand the task to Celery (in-process when ``task_always_eager``)."""
+    from config.celery import app
+
+    registered = app.tasks.get(task)
+    if registered is None:  # tasks module not imported yet in this process
+        import tournaments.tasks  # noqa: F401
+
+        registered = app.tasks.get(task)
+    if registered is not None:
+        registered.apply_async(args=args)
+    else:
+        app.send_task(task, args=args)
+
+
+def outbox_publish(*, message_id: int, task: str, args: list[Any], coalesce_key: str = "") -> bool:
+    """Publish one message and mark it (and older unsent rows of the same coalesce key) sent.
+
+    Returns False, quietly, when the broker cannot be reached: the sweep will retry.
+    """
+    try:
+        _send(task, args)
+    except Exception as exc:  # noqa: BLE001 - the broker being down must never fail the request
+        logger.warning("outbox: publishing %s #%s failed: %s", task, message_id, exc)
+        OutboxMessage.objects.filter(pk=message_id, sent_at__isnull=True).update(
+            last_error=str(exc)[:300], attempts=F("attempts") + 1
+        )
+        return False
+    covered = OutboxMessage.objects.filter(sent_at__isnull=True)
+    if coalesce_key:
+        covered = covered.filter(coalesce_key=coalesce_key, task=task, id__lte=message_id)
+    else:
+        covered = covered.filter(pk=message_id)
+    covered.update(sent_at=timezone.now())
+    return True
+
+
+def outbox_sweep(*, limit: int = 500) -> int:
+    """Publish what is still unsent (Redis was down, the process died); returns how many were published.
+
+    Rows sharing a coalesce key are published once (the newest) and marked sent together.
+    """
+    pending = list(
+        OutboxMessage.objects.filter(sent_at__isnull=True).order_by("-id").values("id", "task", "args", "coalesce_key")[:limit]
+    )
+    published = 0
+    seen: set[tuple[str, str]] = set()
+    for row in pending:
+        if row["coalesce_key"]:
+            group = (row["task"], row["coalesce_key"])
+            if group in seen:
+                continue
+            seen.add(group)
+        if outbox_publish(message_id=row["id"], task=row["task"], args=row["args"], coalesce_key=row["coalesce_key"]):
+            published += 1
+        else:
+            break  # the broker is down: stop here, the next sweep tries again
+    return published

@@ -1,13 +1,16 @@
-"""Cross-cutting middleware: 503 with Retry-After when the database is down; security headers."""
+"""Cross-cutting middleware: 503 with Retry-After when the database is down; security headers; a health
+check for containers; a rate limit on the session login forms (docs/security.md)."""
 
 from __future__ import annotations
 
 import json
 import logging
+import time
 from collections.abc import Callable
 
 from django.conf import settings
-from django.db import DatabaseError, InterfaceError, OperationalError
+from django.core.cache import cache
+from django.db import DatabaseError, InterfaceError, OperationalError, connection
 from django.http import HttpRequest, HttpResponse
 
 log = logging.getLogger(__name__)
@@ -45,7 +48,14 @@ class DatabaseUnavailableMiddleware:
 
 
 class SecurityHeadersMiddleware:
-    """Content-Security-Policy and Permissions-Policy on every response."""
+    """Content-Security-Policy and Permissions-Policy on every response.
+
+    Django's SecurityMiddleware and XFrameOptionsMiddleware add X-Content-Type-Options, Referrer-Policy,
+    Cross-Origin-Opener-Policy, X-Frame-Options and (in production) HSTS. The API's browsable docs under
+    ``/api/docs`` load Swagger UI's assets and are left without a CSP.
+    """
+
+    PERMISSIONS_POLICY = "camera=(), microphone=(), geolocation=(), payment=(), usb=()"
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -54,5 +64,92 @@ class SecurityHeadersMiddleware:
         response = self.get_response(request)
         if not request.path.startswith("/api/docs"):
             response.setdefault("Content-Security-Policy", settings.CONTENT_SECURITY_POLICY)
-        response.setdefault("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
+        response.setdefault("Permissions-Policy", self.PERMISSIONS_POLICY)
         return response
+
+
+class HealthCheckMiddleware:
+    """``GET /healthz``: 200 when the database answers, 503 when it does not.
+
+    Answered before host validation and the HTTPS redirect, so a container's own health probe on
+    127.0.0.1 works behind the proxy; it reveals nothing but ``ok`` or ``unavailable``. Placed first in
+    ``MIDDLEWARE`` by the production settings.
+    """
+
+    PATH = "/healthz"
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.path != self.PATH or request.method not in ("GET", "HEAD"):
+            return self.get_response(request)
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT 1")
+        except (OperationalError, InterfaceError):
+            response = database_unavailable_response()
+        else:
+            response = HttpResponse(json.dumps({"status": "ok"}), content_type="application/json")
+        response["Cache-Control"] = "no-store"
+        return response
+
+
+def client_address(request: HttpRequest) -> str:
+    """The client's address, trusting ``REST_FRAMEWORK["NUM_PROXIES"]`` proxies (as DRF's throttles do)."""
+    num_proxies = getattr(settings, "REST_FRAMEWORK", {}).get("NUM_PROXIES")
+    remote = str(request.META.get("REMOTE_ADDR", ""))
+    forwarded = request.META.get("HTTP_X_FORWARDED_FOR")
+    if num_proxies is not None and forwarded:
+        if num_proxies == 0:
+            return remote
+        hops = [hop.strip() for hop in str(forwarded).split(",") if hop.strip()]
+        if hops:
+            return hops[-min(num_proxies, len(hops))]
+    return remote
+
+
+class LoginRateLimitMiddleware:
+    """At most the ``login`` rate (``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]``, e.g. ``10/min``) of login
+    form posts per client address to the paths in ``LOGIN_RATE_LIMIT_PATHS``; then 429 + Retry-After.
+
+    The API's own login is throttled by DRF with the same rate; this covers the session forms (the admin
+    and the organiser console). Counters live in the cache and fail open when it is down.
+    """
+
+    DEFAULT_PATHS = ("/admin/login/", "/accounts/login/")
+    PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def _rate(self) -> tuple[int, int] | None:
+        rates = getattr(settings, "REST_FRAMEWORK", {}).get("DEFAULT_THROTTLE_RATES", {})
+        rate = rates.get("login")
+        if not rate:
+            return None
+        count, period = rate.split("/")
+        return int(count), self.PERIODS[period[0]]
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        paths = getattr(settings, "LOGIN_RATE_LIMIT_PATHS", self.DEFAULT_PATHS)
+        rate = self._rate()
+        if request.method != "POST" or request.path not in paths or rate is None:
+            return self.get_response(request)
+        limit, seconds = rate
+        window = int(time.time() // seconds)
+        key = f"login-rate:{client_address(request)}:{window}"
+        try:
+            cache.add(key, 0, timeout=seconds + 1)
+            attempts = cache.incr(key)
+        except Exception:  # the cache is down or the key vanished: fail open, never a 500
+            log.warning("login rate limit cache unavailable; allowing the request")
+            return self.get_response(request)
+        if attempts > limit:
+            log.warning("login rate limit reached for a client on %s", request.path)
+            response = HttpResponse(
+                "Too many login attempts. Wait a minute and try again.", status=429, content_type="text/plain"
+            )
+            response["Retry-After"] = str(seconds - int(time.time()) % seconds)
+            return response
+        return self.get_response(request)

@@ -1,18 +1,52 @@
-"""Production settings: refuses to start without DJANGO_SECRET_KEY; HTTPS-only cookies and HSTS."""
+"""Production settings (Docker, behind the Caddy HTTPS front): refuses to start without DJANGO_SECRET_KEY.
+
+HTTPS only (redirect, HSTS, secure cookies), the proxy's X-Forwarded-Proto trusted, one proxy hop
+trusted for client addresses (rate limits), a /healthz probe for containers and a login rate limit on
+the session forms. ``manage.py check --deploy`` is clean with these (tests/test_infra_security.py).
+"""
+
+import os
 
 from django.core.exceptions import ImproperlyConfigured
 
 from .base import *  # noqa: F401,F403
-from .base import SECRET_KEY, env_bool
+from .base import MIDDLEWARE, REST_FRAMEWORK, SECRET_KEY, env_bool
 
 if not SECRET_KEY:
     raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set in production (DEBUG is off)")
+if SECRET_KEY.startswith(("change-me", "dev-only", "test-only", "django-insecure")) or len(SECRET_KEY) < 32:
+    raise ImproperlyConfigured(
+        "DJANGO_SECRET_KEY looks like a placeholder or is shorter than 32 characters: generate one with "
+        "python -c 'import secrets; print(secrets.token_urlsafe(50))'"
+    )
 
 DEBUG = False
+
+# HTTPS: Caddy terminates TLS and sets X-Forwarded-Proto; Django redirects plain HTTP and sends HSTS.
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", True)
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SESSION_COOKIE_SECURE = True
 CSRF_COOKIE_SECURE = True
-SECURE_HSTS_SECONDS = 31536000
-SECURE_HSTS_INCLUDE_SUBDOMAINS = True
-SECURE_HSTS_PRELOAD = True
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+CSRF_COOKIE_SAMESITE = "Lax"
+SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_SECURE_HSTS_SECONDS", "31536000"))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+SECURE_HSTS_PRELOAD = env_bool("DJANGO_SECURE_HSTS_PRELOAD", True)
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+
+# One trusted proxy (Caddy) in front: client addresses come from the last X-Forwarded-For hop.
+REST_FRAMEWORK = {**REST_FRAMEWORK, "NUM_PROXIES": int(os.environ.get("DJANGO_NUM_PROXIES", "1"))}
+
+# /healthz before everything (no host check, no redirect); the login rate limit after SecurityMiddleware.
+MIDDLEWARE = [m for m in MIDDLEWARE if m != "config.middleware.HealthCheckMiddleware"]
+MIDDLEWARE.insert(0, "config.middleware.HealthCheckMiddleware")
+if "config.middleware.LoginRateLimitMiddleware" not in MIDDLEWARE:
+    MIDDLEWARE.insert(
+        MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
+        "config.middleware.LoginRateLimitMiddleware",
+    )
+
+# Admin error mails are not configured; errors go to the console log (gunicorn's stderr), never a token.
+ADMINS: list[tuple[str, str]] = []

@@ -1,0 +1,97 @@
+/* Live fragments for public pages, in plain JavaScript (about 2 kB instead of a 50 kB library).
+ *
+ * Any element with data-poll-url is refreshed from that URL every data-poll-seconds seconds (0: never;
+ * data-poll-now: once at load, e.g. the full pairings list behind a server-side search).
+ * Requests revalidate with the browser cache (ETag), so an unchanged fragment costs a tiny 304.
+ * Polling pauses while the page is hidden and backs off when the network fails.
+ *
+ * A form with data-filter-target="ID" filters the rows of #ID as the user types (rows carry
+ * data-search), so the pairings search needs no round trip; the form still works without script.
+ */
+(function () {
+  "use strict";
+
+  function note(text, offline) {
+    var el = document.getElementById("poll-note");
+    if (!el) return;
+    el.textContent = text;
+    el.classList.toggle("offline", !!offline);
+  }
+
+  function poll(el) {
+    var seconds = parseFloat(el.getAttribute("data-poll-seconds") || "5");
+    var now = el.hasAttribute("data-poll-now");
+    if (!(seconds > 0) && !now) return;
+    var url = el.getAttribute("data-poll-url");
+    var last = null;
+    var failures = 0;
+    var timer = null;
+
+    function schedule() {
+      clearTimeout(timer);
+      if (!(seconds > 0)) return;
+      var wait = seconds * 1000 * Math.min(8, Math.pow(2, failures));
+      timer = setTimeout(tick, wait);
+    }
+
+    function tick() {
+      if (document.hidden) { schedule(); return; }
+      fetch(url, { cache: "no-cache", credentials: "same-origin", headers: { "X-Requested-With": "fetch" } })
+        .then(function (r) {
+          if (!r.ok) throw new Error("HTTP " + r.status);
+          return r.text();
+        })
+        .then(function (html) {
+          failures = 0;
+          if (html !== last) {
+            last = html;
+            var focused = document.activeElement && el.contains(document.activeElement) ? document.activeElement.id : null;
+            el.innerHTML = html;
+            if (focused && document.getElementById(focused)) document.getElementById(focused).focus();
+            applyFilters();
+          }
+          note("Updated " + new Date().toLocaleTimeString() + ". This page updates itself every few seconds.", false);
+          schedule();
+        })
+        .catch(function () {
+          failures += 1;
+          note("Cannot reach the server; trying again. The figures shown may be out of date.", true);
+          schedule();
+        });
+    }
+
+    document.addEventListener("visibilitychange", function () { if (!document.hidden) tick(); });
+    last = el.innerHTML;
+    if (now) tick(); else schedule();
+  }
+
+  var filters = [];
+  function applyFilters() {
+    filters.forEach(function (f) { f(); });
+  }
+
+  function filterForm(form) {
+    var target = document.getElementById(form.getAttribute("data-filter-target"));
+    var input = form.querySelector("input[type=search]");
+    var status = document.getElementById("search-status");
+    if (!target || !input) return;
+    function run() {
+      var words = input.value.toLowerCase().split(/\s+/).filter(Boolean);
+      var rows = target.querySelectorAll("tr[data-search]");
+      var shown = 0;
+      rows.forEach(function (row) {
+        var text = row.getAttribute("data-search");
+        var ok = words.every(function (w) { return text.indexOf(w) !== -1; });
+        row.hidden = !ok;
+        if (ok) shown += 1;
+      });
+      if (status && words.length) status.textContent = shown + " of " + rows.length + " boards match.";
+      else if (status) status.textContent = "";
+    }
+    input.addEventListener("input", run);
+    filters.push(run);
+  }
+
+  document.querySelectorAll("form[data-filter-target]").forEach(filterForm);
+  document.querySelectorAll("[data-poll-url]").forEach(poll);
+})();

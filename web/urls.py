@@ -1,0 +1,56 @@
+"""Page URLs: public pages under /t/<slug>/, the tablet under /tablet/, the console under /console/.
+
+Included at the site root by config/urls.py. No URL ever carries a device token; the one pairing code
+in /tablet/pair/<code> is single use and short-lived, and the page drops it from the address at once.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+
+from .views import console, public, tablet
+
+app_name = "web"
+
+tournament_patterns = [
+    path("", public.tournament_home, name="tournament"),
+    path("standings/", public.standings, name="standings"),
+    path("standings/live/", public.standings_live, name="standings_live"),
+    path("rounds/", public.rounds, name="rounds"),
+    path("rounds/<int:number>/", public.pairings, name="pairings"),
+    path("rounds/<int:number>/live/", public.pairings_live, name="pairings_live"),
+    path("boards/<int:board_id>/", public.board, name="board"),
+    path("boards/<int:board_id>/live/", public.board_live, name="board_live"),
+    path("pairs/<int:entry_id>/", public.pair, name="pair"),
+    path("clubs/", public.clubs, name="clubs"),
+    path("clubs/<int:club_id>/", public.club, name="club"),
+    path("stats/", public.stats, name="stats"),
+]
+
+console_patterns = [
+    path("", console.index, name="console"),
+    path("t/<slug:slug>/", console.tournament, name="console_tournament"),
+    path("t/<slug:slug>/live/", console.tournament_live, name="console_live"),
+    path("t/<slug:slug>/rounds/<int:number>/action/", console.round_action, name="console_round_action"),
+    path("t/<slug:slug>/boards/<int:board_id>/", console.board, name="console_board"),
+    path("t/<slug:slug>/boards/<int:board_id>/action/", console.board_action, name="console_board_action"),
+    path("t/<slug:slug>/devices/", console.devices, name="console_devices"),
+    path("t/<slug:slug>/devices/codes/", console.pairing_codes, name="console_pairing_codes"),
+    path("t/<slug:slug>/devices/<int:device_id>/revoke/", console.revoke_device, name="console_revoke_device"),
+    path("t/<slug:slug>/print/pairings/<int:number>/", console.print_pairings, name="console_print_pairings"),
+    path("t/<slug:slug>/print/standings/", console.print_standings, name="console_print_standings"),
+    path("t/<slug:slug>/print/scoresheets/<int:number>/", console.print_scoresheets, name="console_print_scoresheets"),
+    path("t/<slug:slug>/export/standings.csv", console.export_standings, name="console_export_standings"),
+    path("t/<slug:slug>/export/results.csv", console.export_results, name="console_export_results"),
+]
+
+urlpatterns = [
+    path("", public.home, name="home"),
+    path("t/<slug:slug>/", include(tournament_patterns)),
+    path("tablet/", tablet.tablet, name="tablet"),
+    path("tablet/pair/<str:code>", tablet.pair, name="tablet_pair"),
+    path("console/", include(console_patterns)),
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+]

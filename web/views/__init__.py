@@ -1,0 +1,1 @@
+"""Page views: public pages, the organisers' console and the tablet page."""

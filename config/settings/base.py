@@ -162,13 +162,15 @@ CELERY_BEAT_SCHEDULE = {
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "api.auth.DeviceTokenAuthentication",
-        "knox.auth.TokenAuthentication",
+        "api.auth.OrganiserTokenAuthentication",  # knox's hashed tokens, refusing undecodable headers with 401
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "api.schema.AutoSchema",
+    "DEFAULT_PARSER_CLASSES": ["api.parsers.SafeJSONParser"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "DEFAULT_PAGINATION_CLASS": "api.pagination.Pagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
     "DEFAULT_THROTTLE_RATES": {"tablet_write": "120/min", "login": "10/min", "pairing": "20/min"},
@@ -181,6 +183,14 @@ SPECTACULAR_SETTINGS = {
     "OAS_VERSION": "3.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "api.schema.postprocess_schema"],
+    "SCHEMA_PATH_PREFIX": "/api/v1",
+    "SWAGGER_UI_SETTINGS": {"persistAuthorization": False},
+    "TAGS": [
+        {"name": "tablet", "description": "A scorer tablet: `Authorization: Device <token>`; every write needs an Idempotency-Key."},
+        {"name": "auth", "description": "Organiser sign-in: knox tokens (`Authorization: Token <token>`) or the session."},
+        {"name": "public", "description": "Published tournaments, read-only, no login; ETag and Cache-Control."},
+    ],
 }
 
 LOGGING = {

@@ -1,0 +1,126 @@
+"""Who may do what: tablets on their own table's board, organisers on their own tournaments, staff on all.
+
+Object-level checks go through ``organises`` (a TournamentRole, or staff) and ``tablet_device``; a wrong
+tournament or board is 403, missing or wrong credentials 401 (DECISIONS.md, HTTP).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Q
+from rest_framework import exceptions
+from rest_framework.permissions import SAFE_METHODS, BasePermission
+from rest_framework.request import Request
+
+from tournaments.models import Club, Device, Entry, Pair, Player, Tournament, TournamentRole
+
+
+def tablet_device(request: Request) -> Device | None:
+    """The paired device making this request, if a tablet is calling."""
+    return request.auth if isinstance(request.auth, Device) else None
+
+
+def organiser_user(request: Request) -> AbstractBaseUser | None:
+    """The Django user making this request, if a person (not a tablet) is signed in."""
+    user = request.user
+    if tablet_device(request) is not None or not getattr(user, "is_authenticated", False):
+        return None
+    return user if isinstance(user, AbstractBaseUser) else None
+
+
+def organises(user: Any, tournament: Tournament | int) -> bool:
+    """Whether ``user`` may run ``tournament``: staff, or a role on it."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return False
+    if user.is_staff:
+        return True
+    tournament_id = tournament if isinstance(tournament, int) else tournament.pk
+    return TournamentRole.objects.filter(user=user, tournament_id=tournament_id).exists()
+
+
+def organised_tournament_ids(user: Any) -> Any:
+    """The ids of the tournaments ``user`` organises (a subquery); staff are not limited by it."""
+    return TournamentRole.objects.filter(user=user).values("tournament_id")
+
+
+def require_organiser_of(request: Request, tournament: Tournament | int) -> None:
+    """Raise 401 for no organiser credentials, 403 for an organiser of another tournament."""
+    user = organiser_user(request)
+    if user is None:
+        raise exceptions.NotAuthenticated("Sign in as an organiser of this tournament.")
+    if not organises(user, tournament):
+        raise exceptions.PermissionDenied("You are not an organiser of this tournament.", code="not_your_tournament")
+
+
+def registry_entries_filter(obj: Club | Player | Pair) -> Q:
+    """The entries (pairs in tournaments) that use a registry object: its owners, for editing rights."""
+    if isinstance(obj, Pair):
+        return Q(pair=obj)
+    if isinstance(obj, Player):
+        return Q(pair__player_1=obj) | Q(pair__player_2=obj)
+    return Q(pair__club=obj)
+
+
+class CanEditRegistryObject(BasePermission):
+    """Clubs, players and pairs are shared: an organiser may change or delete one only when every
+    tournament it is entered in is one of theirs (staff: always). Reading is for every organiser."""
+
+    message = "This is entered in a tournament you do not organise."
+
+    def has_object_permission(self, request: Request, view: Any, obj: Any) -> bool:
+        if request.method in SAFE_METHODS:
+            return True
+        user = organiser_user(request)
+        if user is None:
+            return False
+        if user.is_staff:
+            return True
+        foreign = (
+            Entry.objects.filter(registry_entries_filter(obj))
+            .exclude(tournament_id__in=organised_tournament_ids(user))
+            .exists()
+        )
+        return not foreign
+
+
+class IsTablet(BasePermission):
+    """A paired scorer tablet (``Authorization: Device <token>``)."""
+
+    message = "Only a paired scorer tablet may do this."
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        if tablet_device(request) is not None:
+            return True
+        if not getattr(request.user, "is_authenticated", False):
+            raise exceptions.NotAuthenticated("Pair this tablet first: send `Authorization: Device <token>`.")
+        return False
+
+
+class IsOrganiser(BasePermission):
+    """A signed-in person (knox token or session) who organises at least one tournament, or staff.
+
+    Object-level rules (which tournament) are the views' job, through ``require_organiser_of``.
+    """
+
+    message = "Only a tournament organiser may do this."
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        user = organiser_user(request)
+        if user is None:
+            if tablet_device(request) is not None:
+                return False
+            raise exceptions.NotAuthenticated("Sign in as an organiser: send `Authorization: Token <token>`.")
+        return bool(user.is_staff or TournamentRole.objects.filter(user=user).exists())
+
+
+class IsSignedIn(BasePermission):
+    """A signed-in person (knox token or session), whatever their roles."""
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        if organiser_user(request) is None:
+            if tablet_device(request) is not None:
+                return False
+            raise exceptions.NotAuthenticated("Sign in first.")
+        return True

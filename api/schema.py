@@ -1,0 +1,229 @@
+"""The OpenAPI 3.1 document's shared parts: the error shape, error examples, and the hand record.
+
+``error_responses(400, 403, ...)`` gives every operation its documented refusals in the one error shape.
+``add_hand_format_components`` (a drf-spectacular post-processing hook) copies
+``api/schemas/hand-format-v1.schema.json`` (HAND_FORMAT.md's JSON Schema) into ``components/schemas``
+as ``HandFormat*`` components, so request bodies can ``$ref`` the hand record itself.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from drf_spectacular import openapi
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, inline_serializer
+from rest_framework import serializers
+
+HAND_SCHEMA_FILE = Path(__file__).resolve().parent / "schemas" / "hand-format-v1.schema.json"
+HAND_PREFIX = "HandFormat"
+#: The component a request's ``hand`` field refers to.
+HAND_REF = {"$ref": f"#/components/schemas/{HAND_PREFIX}Hand"}
+RULES_REF = {"$ref": f"#/components/schemas/{HAND_PREFIX}Rules"}
+
+ErrorSerializer = inline_serializer(
+    name="Error",
+    fields={
+        "error": inline_serializer(
+            name="ErrorDetail",
+            fields={
+                "code": serializers.CharField(help_text="One stable code per check, e.g. `low_above_high`."),
+                "message": serializers.CharField(help_text="A sentence a scorer or organiser understands."),
+                "fields": serializers.DictField(
+                    child=serializers.CharField(),
+                    required=False,
+                    help_text="Validation errors: path (`hand.low.card`, `seating.0`) -> message.",
+                ),
+                "current": serializers.DictField(
+                    required=False, help_text="The current state (409 and 412): what the write should have named."
+                ),
+            },
+        )
+    },
+)
+
+_ERROR_EXAMPLES: dict[int, tuple[str, dict[str, Any]]] = {
+    400: (
+        "Engine refusal",
+        {
+            "code": "low_above_high",
+            "message": "2H cannot be Low: it is above the High card 9H",
+            "fields": {"hand.low.card": "2H cannot be Low: it is above the High card 9H"},
+        },
+    ),
+    401: ("Not paired or revoked", {"code": "device_not_paired", "message": "This tablet is not paired, or its pairing was revoked; pair it again."}),
+    403: ("Another table's board", {"code": "not_your_board", "message": "This tablet scores table 3, not this board."}),
+    404: ("Not found", {"code": "not_found", "message": "Not found."}),
+    409: (
+        "Hand number taken",
+        {
+            "code": "hand_number_taken",
+            "message": "Hand 7 of game 2 is already recorded.",
+            "current": {"board": 41, "game": 2, "next_hand": 8, "score": [9, 6]},
+        },
+    ),
+    412: ("Stale version", {"code": "stale_version", "message": "Hand 4 is at version 2, not 1.", "current": {"hand": 88, "version": 2}}),
+    413: ("Too large", {"code": "payload_too_large", "message": "The request body is too large."}),
+    415: ("Not JSON", {"code": "unsupported_media_type", "message": 'Unsupported media type "text/plain" in request.'}),
+    422: ("Key reused", {"code": "idempotency_key_reused", "message": "This Idempotency-Key was used for another request."}),
+    428: ("No If-Match", {"code": "precondition_required", "message": "Send If-Match with the hand's version."}),
+    429: ("Rate limited", {"code": "throttled", "message": "Request was throttled. Expected available in 12 seconds."}),
+}
+
+
+def error_responses(*statuses: int) -> dict[int, OpenApiResponse]:
+    """Documented refusals, each in the one error shape with an example."""
+    responses: dict[int, OpenApiResponse] = {}
+    for status_code in statuses:
+        summary, error = _ERROR_EXAMPLES.get(status_code, ("Refused", {"code": "refused", "message": "Refused."}))
+        responses[status_code] = OpenApiResponse(
+            response=ErrorSerializer,
+            description=summary,
+            examples=[OpenApiExample(summary, value={"error": error}, status_codes=[str(status_code)], response_only=True)],
+        )
+    return responses
+
+
+IDEMPOTENCY_KEY = OpenApiParameter(
+    name="Idempotency-Key",
+    type=OpenApiTypes.STR,
+    location=OpenApiParameter.HEADER,
+    required=True,
+    description=(
+        "Unique per device and write (a UUID). The same key with the same body returns the stored answer; "
+        "with another body, 422. Missing: 400."
+    ),
+)
+
+IF_MATCH = OpenApiParameter(
+    name="If-Match",
+    type=OpenApiTypes.STR,
+    location=OpenApiParameter.HEADER,
+    required=False,
+    description="The hand's version as last read (its ETag, e.g. `\"1\"`). Missing: 428; stale: 412.",
+)
+
+
+class AutoSchema(openapi.AutoSchema):
+    """drf-spectacular's AutoSchema, marking rate-limited operations so they document 429."""
+
+    def get_extensions(self) -> dict[str, Any]:
+        extensions = dict(super().get_extensions())
+        if getattr(self.view, "throttle_classes", None):
+            extensions["x-throttled"] = True
+        return extensions
+
+
+# ---- the hand record as components -------------------------------------------------------------------
+
+
+def _component_name(def_path: list[str]) -> str:
+    return HAND_PREFIX + "".join(part[:1].upper() + part[1:] for part in "_".join(def_path).split("_"))
+
+
+def _rewrite_refs(node: Any) -> Any:
+    if isinstance(node, dict):
+        out = {}
+        for key, value in node.items():
+            if key == "$ref" and isinstance(value, str) and value.startswith("#/$defs/"):
+                out[key] = f"#/components/schemas/{_component_name(value[len('#/$defs/') :].split('/'))}"
+            else:
+                out[key] = _rewrite_refs(value)
+        return out
+    if isinstance(node, list):
+        return [_rewrite_refs(item) for item in node]
+    return node
+
+
+@cache
+def hand_format_components() -> dict[str, Any]:
+    """Every ``$defs`` entry of the hand-format schema as a component (``deal_start``'s members apart,
+    since ``deal_start`` itself is a folder, not a schema), plus ``HandFormatGameDocument`` for the whole."""
+    document = json.loads(HAND_SCHEMA_FILE.read_text(encoding="utf-8"))
+    components: dict[str, Any] = {}
+    for name, schema in document["$defs"].items():
+        if name == "deal_start":
+            for member, sub in schema.items():
+                components[_component_name([name, member])] = _rewrite_refs(sub)
+        else:
+            components[_component_name([name])] = _rewrite_refs(schema)
+    whole = {k: v for k, v in document.items() if k not in ("$defs", "$schema", "$id")}
+    components[f"{HAND_PREFIX}GameDocument"] = _rewrite_refs(whole)
+    for schema in components.values():
+        if isinstance(schema, dict):
+            schema.setdefault("description", "HAND_FORMAT.md v1 (api/schemas/hand-format-v1.schema.json)")
+    return components
+
+
+def _error_response(status_code: int) -> dict[str, Any]:
+    summary, error = _ERROR_EXAMPLES.get(status_code, ("Refused", {"code": "refused", "message": "Refused."}))
+    return {
+        "description": summary,
+        "content": {
+            "application/json": {
+                "schema": {"$ref": "#/components/schemas/Error"},
+                "examples": {summary.replace(" ", ""): {"value": {"error": error}, "summary": summary}},
+            }
+        },
+    }
+
+
+ERROR_COMPONENTS = {
+    "Error": {
+        "type": "object",
+        "description": "The one error shape of every 4xx (DECISIONS.md, errors).",
+        "properties": {"error": {"$ref": "#/components/schemas/ErrorDetail"}},
+        "required": ["error"],
+    },
+    "ErrorDetail": {
+        "type": "object",
+        "properties": {
+            "code": {"type": "string", "description": "One stable code per check, e.g. `low_above_high`."},
+            "message": {"type": "string", "description": "A sentence a scorer or organiser understands."},
+            "fields": {
+                "type": "object",
+                "additionalProperties": {"type": "string"},
+                "description": "Validation errors: path (`hand.low.card`, `seating.0`) -> message.",
+            },
+            "current": {
+                "type": "object",
+                "additionalProperties": True,
+                "description": "The current state (409 and 412): what the write should have named.",
+            },
+        },
+        "required": ["code", "message"],
+    },
+}
+
+
+def _generic_errors(path: str, method: str, operation: dict[str, Any]) -> list[int]:
+    codes = [400]
+    if operation.get("security") != [{}] or method != "get":
+        codes += [401, 403]
+    if "{" in path:
+        codes.append(404)
+    if "requestBody" in operation:
+        codes += [413, 415]
+    if operation.get("x-throttled"):
+        codes.append(429)
+    return codes
+
+
+def postprocess_schema(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:
+    """drf-spectacular post-processing hook: the hand record's components, the error components, and
+    the refusals every operation can answer (400/401/403/404/413/415/429) in the one error shape."""
+    schemas = result.setdefault("components", {}).setdefault("schemas", {})
+    for name, schema in {**hand_format_components(), **ERROR_COMPONENTS}.items():
+        schemas[name] = copy.deepcopy(schema)
+    for path, item in result.get("paths", {}).items():
+        for method, operation in item.items():
+            if not isinstance(operation, dict) or "responses" not in operation:
+                continue
+            for status_code in _generic_errors(path, method, operation):
+                operation["responses"].setdefault(str(status_code), _error_response(status_code))
+            operation.pop("x-throttled", None)
+    return result

@@ -1,0 +1,1 @@
+"""Views: one module per audience or resource; each validates, calls one service or selector, serializes."""

@@ -1,10 +1,12 @@
 """Cross-cutting middleware: 503 with Retry-After when the database is down; security headers; a health
-check for containers; a rate limit on the session login forms (docs/security.md)."""
+check for containers; a rate limit on the session login forms; a log filter that keeps pairing codes
+and tokens out of log lines (docs/security.md)."""
 
 from __future__ import annotations
 
 import json
 import logging
+import re
 import time
 from collections.abc import Callable
 
@@ -153,3 +155,33 @@ class LoginRateLimitMiddleware:
             response["Retry-After"] = str(seconds - int(time.time()) % seconds)
             return response
         return self.get_response(request)
+
+
+class RedactSecretsFilter(logging.Filter):
+    """Take tablet pairing codes (``/tablet/pair/<code>``) and Authorization values out of log records.
+
+    Django logs the path of a request that failed ("Internal Server Error: /tablet/pair/..."); with this
+    filter on the handler the line reads ``/tablet/pair/…``. Installed by the production settings.
+    """
+
+    PATTERNS = (
+        (re.compile(r"(/tablet/pair/)[^/?\s\"']+"), r"\1…"),
+        (re.compile(r"(?i)((?:Token|Bearer|Device)\s+)[A-Za-z0-9._~+/=-]{8,}"), r"\1…"),
+    )
+
+    @classmethod
+    def redact(cls, text: str) -> str:
+        for pattern, replacement in cls.PATTERNS:
+            text = pattern.sub(replacement, text)
+        return text
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        redacted = self.redact(message)
+        if redacted != message:
+            record.msg, record.args = redacted, ()
+        if record.exc_info and not record.exc_text:
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+        if record.exc_text:
+            record.exc_text = self.redact(record.exc_text)
+        return True

@@ -40,7 +40,7 @@ def test_production_passes_check_deploy():
     assert "no issues" in done.stdout
 
 
-@pytest.mark.parametrize("key", ["", "change-me", "dev-only-insecure-key-do-not-use-in-production", "short"])
+@pytest.mark.parametrize("key", ["", "change-me", "dev-only-insecure-key-do-not-use-in-production", "short", "<generate-50-random-characters>"])
 def test_production_refuses_to_start_without_a_real_secret_key(key):
     done = run_with_settings(
         "config.settings.production", ["manage.py", "check"], DJANGO_SECRET_KEY=key, ALLOWED_HOSTS="example.org"
@@ -200,3 +200,27 @@ def test_no_secret_is_committed():
 def test_no_env_file_is_committed():
     names = {p.name for p in tracked_files()}
     assert ".env" not in names
+
+
+def test_log_filter_redacts_pairing_codes_and_tokens():
+    import logging
+
+    from config.middleware import RedactSecretsFilter
+
+    record = logging.LogRecord(
+        "django.request", logging.ERROR, __file__, 1, "Internal Server Error: %s (%s)",
+        ("/tablet/pair/Kx7Q2mP9xx", "Authorization: Token 0123456789abcdef0123"), None,
+    )
+    assert RedactSecretsFilter().filter(record) is True
+    assert record.getMessage() == "Internal Server Error: /tablet/pair/… (Authorization: Token …)"
+
+
+def test_production_logging_applies_the_filter_to_every_handler():
+    code = (
+        "import django, json; django.setup(); from django.conf import settings as s; "
+        "print(json.dumps({n: h.get('filters', []) for n, h in s.LOGGING['handlers'].items()}))"
+    )
+    done = run_with_settings("config.settings.production", ["-c", code], DJANGO_SECRET_KEY=a_secret_key())
+    assert done.returncode == 0, done.stderr
+    handlers = json.loads(done.stdout.strip().splitlines()[-1])
+    assert handlers and all("redact_secrets" in filters for filters in handlers.values())

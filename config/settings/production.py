@@ -10,11 +10,11 @@ import os
 from django.core.exceptions import ImproperlyConfigured
 
 from .base import *  # noqa: F401,F403
-from .base import MIDDLEWARE, REST_FRAMEWORK, SECRET_KEY, env_bool
+from .base import LOGGING, MIDDLEWARE, REST_FRAMEWORK, SECRET_KEY, env_bool
 
 if not SECRET_KEY:
     raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set in production (DEBUG is off)")
-if SECRET_KEY.startswith(("change-me", "dev-only", "test-only", "django-insecure")) or len(SECRET_KEY) < 32:
+if SECRET_KEY.startswith(("<", "change-me", "dev-only", "test-only", "django-insecure")) or len(SECRET_KEY) < 32:
     raise ImproperlyConfigured(
         "DJANGO_SECRET_KEY looks like a placeholder or is shorter than 32 characters: generate one with "
         "python -c 'import secrets; print(secrets.token_urlsafe(50))'"
@@ -48,5 +48,13 @@ if "config.middleware.LoginRateLimitMiddleware" not in MIDDLEWARE:
         "config.middleware.LoginRateLimitMiddleware",
     )
 
-# Admin error mails are not configured; errors go to the console log (gunicorn's stderr), never a token.
+# Logs go to the console (the container's stdout), with pairing codes and tokens redacted; no error mails.
 ADMINS: list[tuple[str, str]] = []
+LOGGING = {
+    **LOGGING,
+    "filters": {"redact_secrets": {"()": "config.middleware.RedactSecretsFilter"}},
+    "handlers": {
+        name: {**handler, "filters": [*handler.get("filters", []), "redact_secrets"]}
+        for name, handler in LOGGING["handlers"].items()
+    },
+}

@@ -1,0 +1,47 @@
+"""gunicorn settings for the web container (``gunicorn --config docker/gunicorn.conf.py config.wsgi:application``).
+
+Access lines go to stdout with the tablet pairing code in ``/tablet/pair/<code>`` replaced by ``…``: a
+code is single use and short-lived, but no credential belongs in a log (docs/security.md).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Any
+
+from gunicorn.glogging import Logger
+
+bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
+workers = int(os.environ.get("WEB_CONCURRENCY", "3"))
+threads = int(os.environ.get("GUNICORN_THREADS", "1"))
+timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
+graceful_timeout = 20
+keepalive = 5
+max_requests = 2000
+max_requests_jitter = 200
+forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "*")  # only Caddy reaches the container
+control_socket_disable = True  # gunicorn >= 25 would open one in $HOME; not needed in a container
+accesslog = "-"
+errorlog = "-"
+access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms "%(a)s"'
+
+PAIRING_CODE = re.compile(r"(/tablet/pair/)[^/?\s\"]+")
+
+
+def redact(text: str) -> str:
+    return PAIRING_CODE.sub(r"\1…", text)
+
+
+class RedactingLogger(Logger):
+    """gunicorn's logger, with pairing codes taken out of the request line and path."""
+
+    def atoms(self, resp: Any, req: Any, environ: dict[str, Any], request_time: Any) -> dict[str, Any]:
+        atoms: dict[str, Any] = super().atoms(resp, req, environ, request_time)
+        for key in ("r", "U", "f"):
+            if isinstance(atoms.get(key), str):
+                atoms[key] = redact(atoms[key])
+        return atoms
+
+
+logger_class = RedactingLogger

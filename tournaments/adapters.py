@@ -13,7 +13,6 @@ from typing import Any
 
 import scoring
 from scoring import InvalidHand, RuleSet
-
 from tournaments.services.errors import ValidationFailed, from_invalid_hand
 
 #: What ``Tournament.rules`` defaults to (DECISIONS.md: every new tournament plays ``trinidad-tournament``).
@@ -51,28 +50,26 @@ def starting_score(rules: RuleSet) -> list[int]:
 
 
 # ---- hands ------------------------------------------------------------------------------------------
+PLAY_ONLY_FIELDS = ("deal", "runs", "discards", "tricks")
+
+
 def record_form(record: Mapping[str, Any]) -> str:
-    """``play`` for a card-by-card record (it has ``tricks`` or ``deal``), otherwise ``tally``."""
-    return "play" if isinstance(record, Mapping) and ("tricks" in record or "deal" in record) else "tally"
-
-
-def _engine_score_hand(rules: RuleSet, score: Sequence[int], record: Mapping[str, Any], *, dealer: int) -> Any:
-    return scoring.score_hand(rules, score, record, dealer=dealer, path="hand")  # type: ignore[attr-defined]
+    """``play`` for a card-by-card record (any of deal, runs, discards, tricks), otherwise ``tally``."""
+    if isinstance(record, Mapping) and "misdeal" not in record and any(k in record for k in PLAY_ONLY_FIELDS):
+        return "play"
+    return "tally"
 
 
 def hand_score(rules: RuleSet, score: Sequence[int], record: Any, *, dealer: int) -> Any:
-    """Score one hand record with the engine from ``score``, the ``dealer`` expected by the rotation.
+    """Score one hand record with the engine from ``score``; ``dealer`` is the seat the rotation expects
+    (the engine refuses another one with ``wrong_dealer``).
 
     Returns the engine's ``HandResult``; raises ``ValidationFailed`` (engine code, ``hand.<path>`` field).
     """
     if not isinstance(record, Mapping):
         raise ValidationFailed("wrong_type", "A hand must be an object.", fields={"hand": "must be an object"})
-    given = record.get("dealer")
-    if isinstance(given, int) and not isinstance(given, bool) and given != dealer:
-        message = f"Seat {dealer} deals this hand, not seat {given}."
-        raise ValidationFailed("wrong_dealer", message, fields={"hand.dealer": message})
     try:
-        return _engine_score_hand(rules, score, record, dealer=dealer)
+        return scoring.score_hand(rules, score, record, dealer=dealer, path="hand")
     except InvalidHand as exc:
         raise from_invalid_hand(exc) from exc
 

@@ -1,15 +1,127 @@
-"""Reads: the tablet's view of a board, and finding a table's current board."""
+"""Reads: a table's current board, and the board's state as the tablet (and every 409/412) sees it."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from tournaments.models import Board, Tournament
+from tournaments.models import Board, Entry, Game, GameConfirmation, Hand, Round, Tournament
+
+LIVE_ROUND_STATUSES = (Round.Status.PUBLISHED, Round.Status.IN_PLAY)
+
+
+def current_round(*, tournament: Tournament) -> Round | None:
+    """The latest round that is published or in play, if any."""
+    return tournament.rounds.filter(status__in=LIVE_ROUND_STATUSES).order_by("-number").first()
 
 
 def board_for_table(*, tournament: Tournament, table: int) -> Board | None:
-    raise NotImplementedError
+    """The board at ``table`` in the tournament's current round (published or in play), or None."""
+    return (
+        Board.objects.filter(round__tournament=tournament, round__status__in=LIVE_ROUND_STATUSES, table=table)
+        .select_related("round").order_by("-round__number").first()
+    )
+
+
+def _pair(entry: Entry | None, side: int) -> dict[str, Any] | None:
+    if entry is None:
+        return None
+    pair = entry.pair
+    return {
+        "entry": entry.pk,
+        "name": pair.display_name,
+        "club": pair.club.name if pair.club_id else None,
+        "players": [{"id": pair.player_1_id, "name": pair.player_1.name}, {"id": pair.player_2_id, "name": pair.player_2.name}],
+        "side": side,
+        "seats": [side, side + 2],
+    }
+
+
+def hand_data(hand: Hand) -> dict[str, Any]:
+    """One stored hand as JSON: the record as submitted and what the engine scored for it."""
+    return {
+        "id": hand.pk, "number": hand.number, "version": hand.version, "status": hand.status, "form": hand.form,
+        "dealer": hand.dealer, "record": hand.record, "trump": hand.trump or None, "events": hand.events,
+        "score_after": hand.score_after, "winner": hand.winner, "next_dealer": hand.next_dealer,
+    }
 
 
 def board_state(board: Board) -> dict[str, Any]:
-    raise NotImplementedError
+    """The board as the tablet reads it; also the ``current`` of every 409 and 412 about it.
+
+    Keys: ``board`` (id), ``tournament`` (slug), ``round`` / ``round_status``, ``table``, ``status``
+    (disputed, awaiting_confirmation, in_play, waiting, done), ``help_called``, ``needs_review``,
+    ``match_format``, ``pairs`` {a, b} and ``sides``, ``seating``, ``first_dealer``, ``rules`` (fully
+    resolved), ``game_number``, ``game_status``, ``score``, ``next_dealer``, ``next_hand_number``,
+    ``hands`` (the current game's active hands), ``last_hand_id`` (what an undo names), ``games`` (each
+    game: number, status, score, winner, awarded, confirmed, confirmations), ``result`` (decided, winner,
+    draw, bullseyes/chalks/hang jacks of confirmed games, ``live_bullseyes`` of finished games,
+    all_confirmed, disputed) and ``team_match``.
+    """
+    board = (
+        Board.objects.select_related(
+            "round__tournament", "team_match",
+            "pair_a__pair__player_1", "pair_a__pair__player_2", "pair_a__pair__club",
+            "pair_b__pair__player_1", "pair_b__pair__player_2", "pair_b__pair__club",
+        ).get(pk=board.pk)
+    )
+    round_ = board.round
+    games = list(Game.objects.filter(board=board).exclude(status=Game.Status.VOIDED).order_by("number"))
+    words: dict[int, list[dict[str, Any]]] = {}
+    for c in GameConfirmation.objects.filter(game__in=games, cleared=False).order_by("id"):
+        words.setdefault(c.game_id, []).append({"party": c.party, "agrees": c.agrees, "reason": c.reason})
+    current = games[-1] if games else None
+    hands = list(Hand.objects.filter(game=current, status=Hand.Status.ACTIVE).order_by("number")) if current else []
+    live = [0, 0]
+    for g in games:
+        if g.status == Game.Status.FINISHED and g.winner is not None:
+            live[g.winner] += 1
+    team_match = board.team_match
+    return {
+        "board": board.pk,
+        "tournament": round_.tournament.slug,
+        "round": round_.number,
+        "round_status": round_.status,
+        "table": board.table,
+        "status": board.status,
+        "help_called": board.help_called,
+        "needs_review": board.needs_review,
+        "match_format": board.match_format,
+        "pairs": {"a": _pair(board.pair_a, 0), "b": _pair(board.pair_b, 1)},
+        "sides": [{"side": 0, "pair": "a", "seats": [0, 2]}, {"side": 1, "pair": "b", "seats": [1, 3]}],
+        "seating": board.seating,
+        "first_dealer": board.first_dealer,
+        "rules": current.rules if current else (round_.tournament.rules_resolved or round_.tournament.rules),
+        "game_number": current.number if current else None,
+        "game_status": current.status if current else None,
+        "score": list(current.score) if current else None,
+        "next_dealer": current.next_dealer if current else board.first_dealer,
+        "next_hand_number": (hands[-1].number + 1 if hands else 1) if current else None,
+        "hands": [hand_data(h) for h in hands],
+        "last_hand_id": _last_hand_id(hands, games),
+        "games": [
+            {"number": g.number, "status": g.status, "score": g.score, "winner": g.winner,
+             "first_dealer": g.first_dealer, "awarded": g.awarded, "confirmed": g.confirmed,
+             "confirmations": words.get(g.pk, [])}
+            for g in games
+        ],
+        "result": {
+            "decided": board.decided, "winner": board.winner, "is_draw": board.is_draw,
+            "bullseyes": [board.bullseyes_a, board.bullseyes_b], "chalks": [board.chalks_a, board.chalks_b],
+            "hang_jacks": [board.hang_jacks_a, board.hang_jacks_b], "live_bullseyes": live,
+            "all_confirmed": board.all_confirmed, "disputed": board.disputed,
+        },
+        "team_match": None if team_match is None else {
+            "id": team_match.pk, "slot": board.slot, "bullseyes": [team_match.bullseyes_a, team_match.bullseyes_b],
+            "decided": team_match.decided, "winner": team_match.winner, "format": team_match.team_format,
+        },
+    }
+
+
+def _last_hand_id(hands: list[Hand], games: list[Game]) -> int | None:
+    """The hand an undo would name: the current game's last, else the last of the game before."""
+    if hands:
+        return hands[-1].pk
+    if len(games) >= 2:
+        last = Hand.objects.filter(game=games[-2], status=Hand.Status.ACTIVE).order_by("-number").first()
+        return last.pk if last else None
+    return None

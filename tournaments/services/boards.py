@@ -1,31 +1,388 @@
-"""Boards: seating, help calls, and the derived results of a board and of a team match."""
+"""Boards: seating before hand 1, help calls, and the derived results of a board and of a team match.
+
+Results are derived, never typed: ``board_results_refresh`` reads the board's games and writes the
+board's fields; ``team_match_refresh`` totals bullseyes over a team match's boards. Both also keep the
+board's games in step with its match: they open the next game while the match needs one (its first
+dealer is the engine's ``next_dealer`` after the game before) and void an empty game the match no longer
+needs. Counting (DECISIONS.md): decided/winner/draw follow the submitted (finished) games; bullseyes,
+chalks and hang jacks on the board count confirmed games only (what standings use); ``all_confirmed``
+says every game that counts for the match is confirmed.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import dataclasses
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tournaments.models import Board, Device, TeamMatch
+from django.db import transaction
+from django.utils import timezone
+
+from tournaments import adapters
+from tournaments.models import Board, Device, Game, GameConfirmation, Hand, Round, TeamMatch, Tournament
+
+from ._common import OPEN_ROUND_STATUSES, actor, check_device, check_round_open, conflict, refusals_with_state
+from .audit import audit_record
+from .errors import ValidationFailed
+
+DEFAULT_MATCH_FORMAT: dict[str, Any] = {"kind": "first_to", "n": 2}
+MATCH_KINDS = ("first_to", "games", "race")
 
 
+# ---- the match format, as a pure function ---------------------------------------------------------------
+@dataclasses.dataclass(frozen=True, slots=True)
+class MatchOutcome:
+    """Where a board's match stands after its finished games (in order).
+
+    ``counted`` finished games count for the match (those after the deciding game do not);
+    ``needs_game``: another game must be played.
+    """
+
+    decided: bool
+    winner: int | None
+    is_draw: bool
+    counted: int
+    needs_game: bool
+
+
+def _leader(wins: Sequence[int]) -> int | None:
+    return None if wins[0] == wins[1] else (0 if wins[0] > wins[1] else 1)
+
+
+def match_outcome(
+    match_format: Mapping[str, Any], winners: Sequence[int | None], *, knockout: bool = False,
+    time_called: bool = False, race_decided: bool = False,
+) -> MatchOutcome:
+    """The match's state from the winners of its finished games, in order.
+
+    - ``first_to`` N: the first pair to N bullseyes wins.
+    - ``games`` N: after N games the pair with more bullseyes wins, level is a draw, except in a knockout,
+      where one more game decides (DECISIONS.md).
+    - ``race``: a board of a ``first_to_total`` team match: it plays until the team match is decided.
+    When time is called (the round closed) an undecided match goes to the pair with more bullseyes, level
+    is a draw, but a knockout match stays undecided.
+    """
+    kind = match_format.get("kind", "first_to")
+    n = int(match_format.get("n", 2))
+    wins = [0, 0]
+
+    def called(counted: int) -> MatchOutcome:
+        leader = _leader(wins)
+        if leader is None and knockout:
+            return MatchOutcome(False, None, False, counted, False)
+        return MatchOutcome(True, leader, leader is None, counted, False)
+
+    if kind == "race":
+        for w in winners:
+            if w is not None:
+                wins[w] += 1
+        if race_decided or time_called:
+            leader = _leader(wins)
+            return MatchOutcome(True, leader, leader is None, len(winners), False)
+        return MatchOutcome(False, None, False, len(winners), True)
+    if kind == "games":
+        for i, w in enumerate(winners):
+            if w is not None:
+                wins[w] += 1
+            if i + 1 >= n:
+                leader = _leader(wins)
+                if leader is not None:
+                    return MatchOutcome(True, leader, False, i + 1, False)
+                if not knockout:
+                    return MatchOutcome(True, None, True, i + 1, False)
+        if time_called:
+            return called(len(winners))
+        return MatchOutcome(False, None, False, len(winners), True)
+    for i, w in enumerate(winners):  # first_to
+        if w is None:
+            continue
+        wins[w] += 1
+        if wins[w] >= n:
+            return MatchOutcome(True, w, False, i + 1, False)
+    if time_called:
+        return called(len(winners))
+    return MatchOutcome(False, None, False, len(winners), True)
+
+
+# ---- seating and help ------------------------------------------------------------------------------------
+def _seat_key(key: Any) -> int | None:
+    try:
+        seat = int(key)
+    except (TypeError, ValueError):
+        return None
+    return seat if str(seat) == str(key).strip() else None
+
+
+def _check_seating(board: Board, seating: Mapping[Any, Any]) -> dict[str, int]:
+    pairs = {0: board.pair_a.pair, 1: board.pair_b.pair if board.pair_b_id else None}
+    out: dict[str, int] = {}
+    errors: dict[str, str] = {}
+    for key, player_id in seating.items():
+        seat = _seat_key(key)
+        if seat is None or not 0 <= seat <= 3:
+            errors[f"seating.{key}"] = "seats are 0, 1, 2 and 3"
+            continue
+        if not isinstance(player_id, int) or isinstance(player_id, bool):
+            errors[f"seating.{seat}"] = "a player id"
+            continue
+        pair = pairs[seat % 2]
+        if pair is None or player_id not in (pair.player_1_id, pair.player_2_id):
+            which = "A" if seat % 2 == 0 else "B"
+            errors[f"seating.{seat}"] = f"seat {seat} belongs to pair {which}: one of its two players"
+            continue
+        out[str(seat)] = player_id
+    if not errors:
+        if sorted(out) != ["0", "1", "2", "3"]:
+            errors["seating"] = "name the player in each of the four seats"
+        elif out["0"] == out["2"] or out["1"] == out["3"]:
+            errors["seating"] = "partners sit opposite: each player in one seat"
+    if errors:
+        raise ValidationFailed("seating_invalid", "The seating does not fit the board's pairs.", fields=errors)
+    return out
+
+
+def tournament_rules_dict(tournament: Tournament) -> dict[str, Any]:
+    """The tournament's fully resolved rule options (stored, or resolved from its rules now)."""
+    return dict(tournament.rules_resolved) if tournament.rules_resolved else adapters.rules_resolved(tournament.rules)
+
+
+@refusals_with_state
+@transaction.atomic
 def board_seat(
-    *, board: Board, seating: Mapping[str, int] | None, first_dealer: int,
+    *, board: Board, seating: Mapping[Any, Any] | None, first_dealer: int,
     device: Device | None = None, user: Any = None,
 ) -> Board:
-    raise NotImplementedError
+    """Record before hand 1 which player sits in each seat and the first dealer after the cut.
+
+    Opens game 1 (with the tournament's resolved rules). Seating again is allowed until hand 1.
+    """
+    games = list(Game.objects.select_for_update().filter(board_id=board.pk).order_by("id"))
+    board = Board.objects.select_for_update(of=("self",)).select_related(
+        "round__tournament", "pair_a__pair", "pair_b__pair").get(pk=board.pk)
+    round_ = board.round
+    check_device(board, device, tournament_id=round_.tournament_id)
+    check_round_open(board, round_)
+    if board.is_bye:
+        raise conflict("bye_board", "A bye has no table to seat.", board)
+    if Hand.objects.filter(game__board=board, status=Hand.Status.ACTIVE).exists():
+        raise conflict("board_started", "The board has started: the seating is fixed once hand 1 is in.", board)
+    rules_dict = games[0].rules if games else tournament_rules_dict(round_.tournament)
+    players = adapters.rules_from_spec(rules_dict).players
+    if not isinstance(first_dealer, int) or isinstance(first_dealer, bool) or not 0 <= first_dealer < players:
+        raise ValidationFailed("first_dealer_invalid", f"The first dealer is a seat from 0 to {players - 1}.",
+                               fields={"first_dealer": f"a seat from 0 to {players - 1}"})
+    checked = _check_seating(board, seating) if seating is not None else None
+    before = {"seating": board.seating, "first_dealer": board.first_dealer}
+    board.seating = checked
+    board.first_dealer = first_dealer
+    board.save(update_fields=["seating", "first_dealer", "updated_at"])
+    live = [g for g in games if g.status != Game.Status.VOIDED]
+    if live:
+        game = live[0]
+        game.first_dealer = game.next_dealer = first_dealer
+        game.save(update_fields=["first_dealer", "next_dealer"])
+    else:
+        rules = adapters.rules_from_spec(rules_dict)
+        Game.objects.create(board=board, number=1, first_dealer=first_dealer, next_dealer=first_dealer,
+                            rules=rules_dict, score=adapters.starting_score(rules))
+    audit_record(action="board.seat", obj=board, tournament_id=round_.tournament_id, before=before,
+                 after={"seating": checked, "first_dealer": first_dealer}, device=device, user=actor(user))
+    return board
 
 
+def _help(board: Board, value: bool, device: Device | None, user: Any) -> Board:
+    board = Board.objects.select_for_update(of=("self",)).select_related("round").get(pk=board.pk)
+    check_device(board, device, tournament_id=board.round.tournament_id)
+    if value:
+        check_round_open(board, board.round)
+    if board.help_called != value:
+        board.help_called = value
+        board.save(update_fields=["help_called", "updated_at"])
+        audit_record(action="board.call_help" if value else "board.help_clear", obj=board,
+                     tournament_id=board.round.tournament_id, after={"help_called": value},
+                     device=device, user=actor(user))
+    return board
+
+
+@refusals_with_state
+@transaction.atomic
 def board_call_help(*, board: Board, device: Device | None = None, user: Any = None) -> Board:
-    raise NotImplementedError
+    """The table calls the organiser (a flag beside the board's status). Calling twice is one call."""
+    return _help(board, True, device, user)
 
 
+@refusals_with_state
+@transaction.atomic
 def board_help_clear(*, board: Board, device: Device | None = None, user: Any = None) -> Board:
-    raise NotImplementedError
+    """The call for help is answered (by the organiser or the table)."""
+    return _help(board, False, device, user)
+
+
+# ---- derived results ------------------------------------------------------------------------------------
+def _confirmation_view(board: Board) -> dict[int, dict[str, bool]]:
+    """Per game id: which parties agree, and whether a pair refused (uncleared rows only)."""
+    view: dict[int, dict[str, bool]] = {}
+    for row in GameConfirmation.objects.filter(game__board=board, cleared=False).values("game_id", "party", "agrees"):
+        entry = view.setdefault(row["game_id"], {})
+        if row["agrees"]:
+            entry[row["party"]] = True
+        else:
+            entry["refused"] = True
+    return view
+
+
+def game_in_dispute(parties: Mapping[str, bool]) -> bool:
+    """A pair refused and the organiser has not ruled by confirming."""
+    return bool(parties.get("refused")) and not parties.get(GameConfirmation.Party.ORGANISER)
 
 
 def board_results_refresh(board: Board) -> Board:
-    raise NotImplementedError
+    """Derive the board's results from its games (call inside the change's transaction).
+
+    Writes bullseyes, chalks and hang jacks per side (confirmed games that count), ``decided``,
+    ``winner``, ``is_draw``, ``all_confirmed`` and ``disputed``; opens the next game while the match needs
+    one and the round is open; voids an empty game the decided match no longer needs.
+    """
+    round_ = board.round
+    tournament = round_.tournament
+    if board.is_bye:
+        result = (tournament.bye_policy or {}).get("result", "win")
+        board.decided, board.all_confirmed, board.disputed = True, True, False
+        board.winner = 0 if result == "win" else (1 if result == "loss" else None)
+        board.is_draw = result == "draw"
+        board.save(update_fields=["decided", "winner", "is_draw", "all_confirmed", "disputed", "updated_at"])
+        return board
+    games = list(Game.objects.filter(board_id=board.pk).exclude(status=Game.Status.VOIDED).order_by("number"))
+    finished = [g for g in games if g.status == Game.Status.FINISHED]
+    fmt = board.match_format or DEFAULT_MATCH_FORMAT
+    race_decided = False
+    if fmt.get("kind") == "race" and board.team_match_id:
+        race_decided = board.team_match.decided
+    outcome = match_outcome(
+        fmt, [g.winner for g in finished],
+        knockout=tournament.pairing_system == Tournament.PairingSystem.KNOCKOUT and not board.team_match_id,
+        time_called=round_.status == Round.Status.CLOSED, race_decided=race_decided,
+    )
+    counted = finished[: outcome.counted]
+    confirmed = [g for g in counted if g.confirmed]
+    parties = _confirmation_view(board)
+    bullseyes, chalks, hangs = [0, 0], [0, 0], [0, 0]
+    for g in confirmed:
+        if g.winner is not None:
+            bullseyes[g.winner] += 1
+        for side in (0, 1):
+            chalks[side] += int(g.score[side]) if len(g.score) > side else 0
+    if confirmed:
+        for events in Hand.objects.filter(game__in=confirmed, status=Hand.Status.ACTIVE).values_list("events", flat=True):
+            for side, count in enumerate(adapters.hang_jacks(events)):
+                hangs[side] += count
+    board.bullseyes_a, board.bullseyes_b = bullseyes
+    board.chalks_a, board.chalks_b = chalks
+    board.hang_jacks_a, board.hang_jacks_b = hangs
+    board.decided, board.winner, board.is_draw = outcome.decided, outcome.winner, outcome.is_draw
+    board.all_confirmed = outcome.decided and all(g.confirmed for g in counted)
+    board.disputed = any(game_in_dispute(parties.get(g.pk, {})) for g in games)
+    board.save(update_fields=[
+        "bullseyes_a", "bullseyes_b", "chalks_a", "chalks_b", "hang_jacks_a", "hang_jacks_b", "decided",
+        "winner", "is_draw", "all_confirmed", "disputed", "updated_at",
+    ])
+    _keep_games_in_step(board, games, outcome, round_)
+    return board
+
+
+def _keep_games_in_step(board: Board, games: list[Game], outcome: MatchOutcome, round_: Round) -> None:
+    if round_.status not in OPEN_ROUND_STATUSES or not games:
+        return
+    last = games[-1]
+    if outcome.needs_game and last.status == Game.Status.FINISHED:
+        rules = adapters.rules_from_spec(last.rules)
+        Game.objects.create(board=board, number=last.number + 1, first_dealer=last.next_dealer,
+                            next_dealer=last.next_dealer, rules=last.rules, score=adapters.starting_score(rules))
+    elif outcome.decided:
+        in_play = [g for g in games if g.status == Game.Status.IN_PLAY]
+        if in_play:
+            busy = set(Hand.objects.filter(game__in=in_play, status=Hand.Status.ACTIVE).values_list("game_id", flat=True))
+            empty = [g.pk for g in in_play if g.pk not in busy]
+            if empty:
+                Game.objects.filter(pk__in=empty).update(status=Game.Status.VOIDED, ended_at=timezone.now())
 
 
 def team_match_refresh(team_match: TeamMatch) -> TeamMatch:
-    raise NotImplementedError
+    """Total the bullseyes of a team match's boards (submitted games) and decide it.
+
+    ``games`` kind: decided once every board is decided; more bullseyes wins, level is a draw (in a
+    knockout one more game on the first board decides). ``first_to_total`` N: decided the moment one club
+    reaches N; the boards still in play stop (their in-play games no longer take hands). Every board of
+    the match is refreshed when the decision changes.
+    """
+    round_ = team_match.round
+    tournament = round_.tournament
+    boards = list(team_match.boards.select_related("round__tournament").order_by("slot", "id"))
+    winners = Game.objects.filter(board__team_match=team_match, status=Game.Status.FINISHED).values_list("winner", flat=True)
+    totals = [0, 0]
+    for w in winners:
+        if w is not None:
+            totals[w] += 1
+    fmt = team_match.team_format or {}
+    kind = fmt.get("kind", "games")
+    knockout = tournament.pairing_system == Tournament.PairingSystem.KNOCKOUT
+    time_called = round_.status == Round.Status.CLOSED
+    was_decided = team_match.decided
+    decided, winner = False, None
+    if team_match.club_b_id is None:
+        decided, winner = True, 0
+    elif kind == "first_to_total":
+        target = int(fmt.get("n", 1))
+        reached = [side for side in (0, 1) if totals[side] >= target]
+        if reached:
+            decided, winner = True, reached[0] if len(reached) == 1 else _leader(totals)
+        elif time_called:
+            decided, winner = True, _leader(totals)
+    else:
+        all_boards = all(b.decided for b in boards)
+        if all_boards or time_called:
+            leader = _leader(totals)
+            if leader is None and knockout and boards:
+                if not time_called:
+                    _extra_game_on_first_board(boards[0])
+            else:
+                decided, winner = True, leader
+    explanation = f"{totals[0]}-{totals[1]} bullseyes" + (" (level: a draw)" if decided and winner is None else "")
+    team_match.bullseyes_a, team_match.bullseyes_b = totals
+    team_match.decided, team_match.winner, team_match.explanation = decided, winner, explanation
+    team_match.save(update_fields=["bullseyes_a", "bullseyes_b", "decided", "winner", "explanation"])
+    if kind == "first_to_total" and decided != was_decided:
+        for board in boards:
+            board.team_match = team_match
+            board_results_refresh(board)
+    return team_match
+
+
+def _extra_game_on_first_board(board: Board) -> None:
+    """A knockout team match level after every board: one more game on its first board decides."""
+    fmt = dict(board.match_format or DEFAULT_MATCH_FORMAT)
+    if fmt.get("kind") != "games" or fmt.get("extra"):
+        return
+    played = Game.objects.filter(board=board, status=Game.Status.FINISHED).count()
+    fmt["n"], fmt["extra"] = played + 1, True
+    board.match_format = fmt
+    board.save(update_fields=["match_format", "updated_at"])
+    board_results_refresh(board)
+
+
+def board_after_change(board: Board, *, race_check: bool = False) -> Board:
+    """Refresh a board and its team match after its games changed, locking the team match first.
+
+    With ``race_check``, a game finished on a board whose ``first_to_total`` race was already decided is
+    refused (409 ``match_decided``): boards still in play stopped when the race ended.
+    """
+    if board.team_match_id:
+        team_match = TeamMatch.objects.select_for_update().select_related("round__tournament").get(pk=board.team_match_id)
+        if race_check and team_match.decided and (team_match.team_format or {}).get("kind") == "first_to_total":
+            raise conflict("match_decided", "The team match was decided: this board's play has stopped.", board)
+        board.team_match = team_match
+        board_results_refresh(board)
+        team_match_refresh(team_match)
+    else:
+        board_results_refresh(board)
+    return board

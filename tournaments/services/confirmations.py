@@ -1,22 +1,227 @@
-"""Confirmation per game, disputes, bulk confirmation and closing a round."""
+"""Confirmation per game, disputes, bulk confirmation and closing a round (DECISIONS.md).
+
+When a game ends each pair confirms it on the tablet (one tap naming its side, trusted as the table's
+word), or the organiser confirms it. One uncleared row per party per game (a partial unique constraint);
+a correction clears rows (``cleared``) rather than deleting them. A game counts once both pairs or the
+organiser agreed. A pair that refuses puts the board in dispute until the organiser rules: by confirming
+the game, or by correcting or voiding hands (which clears the game's confirmations).
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from tournaments.models import Device, Game, GameConfirmation, Round
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from tournaments.models import Board, Device, Game, GameConfirmation, Hand, Round, TeamMatch, Tournament
+
+from ._common import (
+    OPEN_ROUND_STATUSES,
+    STANDINGS_TASK,
+    actor,
+    check_device,
+    conflict,
+    refusals_with_state,
+    require_organiser,
+)
+from .audit import audit_record
+from .boards import board_results_refresh, team_match_refresh
+from .errors import Conflict, NotAllowed, ValidationFailed
+from .outbox import outbox_enqueue
+
+PARTIES = tuple(GameConfirmation.Party.values)
 
 
+def _counts(words: dict[str, bool]) -> bool:
+    """A game counts once the organiser agreed, or both pairs did."""
+    return bool(words.get("organiser") or (words.get("a") and words.get("b")))
+
+
+def _confirm_locked(game: Game, *, party: str, agrees: bool, reason: str, device: Device | None, user: Any) -> GameConfirmation:
+    """Record one party's word on a locked, finished game; set ``game.confirmed``. No refresh."""
+    existing = {c.party: c for c in GameConfirmation.objects.filter(game=game, cleared=False)}
+    mine = existing.get(party)
+    if mine is not None:
+        if mine.agrees == agrees:
+            return mine  # the same word twice is one word
+        if party != GameConfirmation.Party.ORGANISER:
+            raise conflict("party_already_answered",
+                           f"Pair {party.upper()} already {'confirmed' if mine.agrees else 'refused'} game {game.number}.",
+                           game.board)
+    try:
+        with transaction.atomic():
+            row = GameConfirmation.objects.create(game=game, party=party, agrees=agrees, reason=reason[:300],
+                                                  device=device, user=actor(user))
+    except IntegrityError:  # a concurrent tap of the same party won: its row is the answer
+        return GameConfirmation.objects.get(game=game, party=party, cleared=False)
+    words = {p: c.agrees for p, c in existing.items() if c.agrees}
+    if agrees:
+        words[party] = True
+    confirmed = _counts(words)
+    if confirmed != game.confirmed:
+        game.confirmed = confirmed
+        game.save(update_fields=["confirmed"])
+    return row
+
+
+@refusals_with_state
+@transaction.atomic
 def game_confirm(
     *, game: Game, party: str, agrees: bool = True, reason: str = "",
     device: Device | None = None, user: Any = None,
 ) -> GameConfirmation:
-    raise NotImplementedError
+    """One party's word on a finished game: pair ``"a"``, pair ``"b"`` or the ``"organiser"``.
+
+    ``agrees=False`` (pairs only, with a reason) is a refusal: the board is in dispute until the
+    organiser rules. The same word again is answered with the row already there. Refusals: 400
+    ``party_invalid``, ``organiser_cannot_refuse``; 403 ``not_your_board``, ``not_organiser``; 409
+    ``game_not_finished``, ``party_already_answered``.
+    """
+    if party not in PARTIES:
+        raise ValidationFailed("party_invalid", "The party is a, b or organiser.", fields={"party": "a, b or organiser"})
+    locked = Game.objects.select_for_update(of=("self",)).select_related("board__round").filter(pk=game.pk).first()
+    if locked is None:
+        raise Conflict("game_not_found", "No such game.")
+    game = locked
+    board = game.board
+    tournament_id = board.round.tournament_id
+    if party == GameConfirmation.Party.ORGANISER:
+        require_organiser(user, tournament_id)
+        if not agrees:
+            raise ValidationFailed("organiser_cannot_refuse",
+                                   "The organiser rules by confirming, correcting or voiding hands.",
+                                   fields={"agrees": "the organiser confirms"})
+    else:
+        if device is None and user is not None:
+            require_organiser(user, tournament_id)  # an organiser may record a pair's word for it
+        check_device(board, device, tournament_id=tournament_id)
+        if device is None and user is None:
+            raise NotAllowed("not_your_board", "A pair confirms from its table's tablet.")
+    if game.status != Game.Status.FINISHED:
+        raise conflict("game_not_finished", f"Game {game.number} is not over yet.", board)
+    row = _confirm_locked(game, party=party, agrees=agrees, reason=reason, device=device, user=user)
+    audit_record(action="game.confirm" if agrees else "game.refuse", obj=game, tournament_id=tournament_id,
+                 device=device, user=actor(user),
+                 after={"party": party, "agrees": agrees, "reason": reason, "confirmed": game.confirmed})
+    board_results_refresh(board)
+    outbox_enqueue(STANDINGS_TASK, [tournament_id], coalesce_key=f"standings:{tournament_id}")
+    return row
 
 
+def _round_games(round_: Round) -> list[Game]:
+    return list(
+        Game.objects.select_for_update().filter(board__round=round_).exclude(status=Game.Status.VOIDED).order_by("id")
+    )
+
+
+def _disputed_games(games: list[Game]) -> set[int]:
+    words: dict[int, dict[str, bool]] = {}
+    for game_id, party, agrees in GameConfirmation.objects.filter(game__in=games, cleared=False).values_list(
+            "game_id", "party", "agrees"):
+        entry = words.setdefault(game_id, {})
+        entry["refused" if not agrees else party] = True
+    return {gid for gid, w in words.items() if w.get("refused") and not w.get("organiser")}
+
+
+def _confirm_finished(games: list[Game], user: Any, skip: set[int]) -> int:
+    count = 0
+    for game in games:
+        if game.status == Game.Status.FINISHED and not game.confirmed and game.pk not in skip:
+            _confirm_locked(game, party="organiser", agrees=True, reason="", device=None, user=user)
+            count += 1
+    return count
+
+
+@refusals_with_state
+@transaction.atomic
 def round_confirm_all(*, round: Round, user: Any) -> int:  # noqa: A002
-    raise NotImplementedError
+    """The organiser confirms every finished, unconfirmed game of the round in one go.
+
+    Disputed games are left alone (each needs a ruling); returns how many games were confirmed.
+    """
+    round_ = round
+    require_organiser(user, round_.tournament_id)
+    games = _round_games(round_)
+    count = _confirm_finished(games, user, _disputed_games(games))
+    if count:
+        for board in Board.objects.filter(round=round_, pair_b__isnull=False).select_related("round__tournament"):
+            board_results_refresh(board)
+        audit_record(action="round.confirm_all", obj=round_, tournament_id=round_.tournament_id, user=actor(user),
+                     after={"confirmed": count})
+        outbox_enqueue(STANDINGS_TASK, [round_.tournament_id], coalesce_key=f"standings:{round_.tournament_id}")
+    return count
 
 
+@refusals_with_state
+@transaction.atomic
 def round_close(*, round: Round, user: Any, confirm_remaining: bool = False) -> Round:  # noqa: A002
-    raise NotImplementedError
+    """Close a round when time is called.
+
+    Refused while a dispute is open (409 ``dispute_open``) or while finished games are unconfirmed (409
+    ``games_unconfirmed``) unless ``confirm_remaining`` (the organiser confirms them in bulk). Each
+    unfinished game is voided, or awarded to the side ahead as ``tournament.time_called`` says (level:
+    voided); games of a stopped ``first_to_total`` race are voided. An undecided ``first_to`` board goes to
+    the pair with more bullseyes, level is a draw (Swiss, round robin); a knockout round closes only when
+    every match is decided (409 ``match_undecided``).
+    """
+    round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round.pk)
+    tournament = round_.tournament
+    require_organiser(user, tournament.pk)
+    if round_.status not in OPEN_ROUND_STATUSES:
+        raise Conflict("round_not_open", f"Round {round_.number} is {round_.status}: only a round in play closes.")
+    games = _round_games(round_)
+    disputed = _disputed_games(games)
+    if disputed:
+        raise Conflict("dispute_open", f"{len(disputed)} game(s) of round {round_.number} are disputed: rule on them first.")
+    unconfirmed = [g for g in games if g.status == Game.Status.FINISHED and not g.confirmed]
+    if unconfirmed and not confirm_remaining:
+        raise Conflict("games_unconfirmed",
+                       f"{len(unconfirmed)} finished game(s) are unconfirmed: confirm them (or close with "
+                       "confirm_remaining).")
+    _confirm_finished(games, user, set())
+    boards = {b.pk: b for b in Board.objects.filter(round=round_).select_related("team_match")}
+    stopped_boards = {
+        b.pk for b in boards.values()
+        if b.team_match_id and b.team_match.decided and (b.match_format or {}).get("kind") == "race"
+    }
+    now = timezone.now()
+    in_play = [g for g in games if g.status == Game.Status.IN_PLAY]
+    busy = set(Hand.objects.filter(game__in=in_play, status=Hand.Status.ACTIVE).values_list("game_id", flat=True))
+    voided, awarded = 0, 0
+    for game in in_play:
+        ahead = None
+        if len(game.score) == 2 and game.score[0] != game.score[1]:
+            ahead = 0 if game.score[0] > game.score[1] else 1
+        award = (tournament.time_called == Tournament.TimeCalled.AWARD and game.pk in busy and ahead is not None
+                 and game.board_id not in stopped_boards)
+        if award:
+            game.winner, game.status, game.awarded, game.ended_at = ahead, Game.Status.FINISHED, True, now
+            game.save(update_fields=["winner", "status", "awarded", "ended_at"])
+            _confirm_locked(game, party="organiser", agrees=True, reason="time called", device=None, user=user)
+            awarded += 1
+        else:
+            game.status, game.ended_at = Game.Status.VOIDED, now
+            game.save(update_fields=["status", "ended_at"])
+            voided += 1
+    round_.status, round_.closed_at = Round.Status.CLOSED, now
+    round_.save(update_fields=["status", "closed_at"])
+    undecided: list[str] = []
+    for board in Board.objects.filter(round=round_).select_related("round__tournament", "team_match").order_by("id"):
+        board_results_refresh(board)
+        if not board.decided and not board.team_match_id:
+            undecided.append(f"table {board.table}")
+    for team_match in TeamMatch.objects.filter(round=round_).select_related("round__tournament"):
+        team_match_refresh(team_match)
+        if not team_match.decided:
+            undecided.append(f"team match {team_match.pk}")
+    if undecided and tournament.pairing_system == Tournament.PairingSystem.KNOCKOUT:
+        raise Conflict("match_undecided", "A knockout round closes only when every match is decided: "
+                       + ", ".join(undecided) + " still level.")
+    audit_record(action="round.close", obj=round_, tournament_id=tournament.pk, user=actor(user),
+                 after={"voided_games": voided, "awarded_games": awarded})
+    outbox_enqueue(STANDINGS_TASK, [tournament.pk], coalesce_key=f"standings:{tournament.pk}")
+    return round_
+
+
+__all__ = ["game_confirm", "round_close", "round_confirm_all"]

@@ -99,9 +99,7 @@ def from_invalid_hand(exc: Any, *, prefix: str = "hand") -> ValidationFailed:
     """An engine ``InvalidHand`` as a ``ValidationFailed``: same code, one field, its path inside the hand
     prefixed with ``hand.`` (``low.card`` -> ``hand.low.card``)."""
     path = str(getattr(exc, "path", "") or "")
-    if path == prefix or path.startswith((prefix + ".", prefix + "[")):
-        field = path
-    elif path.startswith("rules"):
+    if path == prefix or path.startswith((prefix + ".", prefix + "[")) or path.startswith("rules"):
         field = path
     else:
         field = f"{prefix}.{path}" if path else prefix

@@ -1,31 +1,453 @@
-"""Hands: submit, preview, undo (the tablet), correct and void (the organiser)."""
+"""Hands: submit, preview and undo (the tablet); correct and void (the organiser).
+
+Every write locks the board's game rows (``select_for_update``) before reading the game's state, so two
+tablets' requests for one hand number serialise: the first lands, the second gets 409
+``hand_number_taken`` with the board's current state. Hands are never overwritten or deleted: an undo or
+a void sets ``status=voided``; a correction writes a new version that ``supersedes`` the old one. After a
+correction or void, the board's later hands are rescored as recorded (``_replay``); one that no longer
+fits refuses the whole change (409 ``correction_breaks_later_hands``, naming the first such hand).
+"""
 
 from __future__ import annotations
 
+import dataclasses
+from collections import defaultdict
 from collections.abc import Mapping
 from typing import Any
 
-from tournaments.models import Board, Device, Hand
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from tournaments import adapters
+from tournaments.models import Board, Device, Game, GameConfirmation, Hand, Round
+
+from ._common import (
+    STANDINGS_TASK,
+    actor,
+    check_device,
+    check_round_open,
+    conflict,
+    refusals_with_state,
+    require_organiser,
+)
+from .audit import audit_record
+from .boards import board_after_change
+from .errors import (
+    Conflict,
+    NotFound,
+    PreconditionFailed,
+    PreconditionRequired,
+    ValidationFailed,
+)
+from .outbox import outbox_enqueue
+
+HAND_DERIVED_FIELDS = ("events", "trump", "score_after", "winner", "next_dealer")
 
 
+def _positive(value: Any, name: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise ValidationFailed("invalid", f"{name} must be a whole number from 1.", fields={name: "a whole number from 1"})
+    return value
+
+
+def _enqueue_standings(tournament_id: int) -> None:
+    outbox_enqueue(STANDINGS_TASK, [tournament_id], coalesce_key=f"standings:{tournament_id}")
+
+
+def _hand_summary(hand: Hand, game_number: int) -> dict[str, Any]:
+    return {"id": hand.pk, "game": game_number, "number": hand.number, "version": hand.version,
+            "dealer": hand.dealer, "score_after": hand.score_after, "winner": hand.winner,
+            "next_dealer": hand.next_dealer, "status": hand.status}
+
+
+def _last_active_hand(game: Game) -> Hand | None:
+    return Hand.objects.filter(game=game, status=Hand.Status.ACTIVE).order_by("-number").first()
+
+
+# ---- submit ------------------------------------------------------------------------------------------
+@refusals_with_state
 def hand_submit(
     *, board: Board, game_number: int, hand_number: int, record: Mapping[str, Any],
     device: Device | None = None, user: Any = None,
 ) -> Hand:
-    raise NotImplementedError
+    """Record the next hand of the board's current game, scored by the engine, in one transaction.
+
+    Refusals: 400 (engine's code, ``hand.<path>`` field), 403 ``not_your_board``, 409 ``round_not_open``,
+    ``stale_board``, ``board_not_seated``, ``stale_game``, ``game_over``, ``match_decided``,
+    ``hand_number_taken``, ``hand_number_ahead`` (all with the board's current state).
+    At the target the game ends (winner, ended_at), the board's result is derived again and the next
+    game opens (first dealer = the engine's ``next_dealer``) unless the match is decided; a standings
+    recompute goes through the outbox.
+    """
+    _positive(game_number, "game_number")
+    _positive(hand_number, "hand_number")
+    try:
+        return _hand_submit(board=board, game_number=game_number, hand_number=hand_number, record=record,
+                            device=device, user=user)
+    except IntegrityError:
+        # The unique active hand per number caught a race the lock did not (e.g. SQLite): a taken number.
+        raise conflict("hand_number_taken", f"Hand {hand_number} of game {game_number} is already in.", board) from None
 
 
-def hand_preview(*, board: Board, record: Mapping[str, Any], game_number: int | None = None) -> dict[str, Any]:
-    raise NotImplementedError
+@transaction.atomic
+def _hand_submit(
+    *, board: Board, game_number: int, hand_number: int, record: Mapping[str, Any],
+    device: Device | None, user: Any,
+) -> Hand:
+    game = (
+        Game.objects.select_for_update(of=("self",)).select_related("board__round")
+        .exclude(status=Game.Status.VOIDED).filter(board_id=board.pk, number=game_number).first()
+    )
+    if game is None:
+        fresh = Board.objects.select_related("round").get(pk=board.pk)
+        check_device(fresh, device, tournament_id=fresh.round.tournament_id)
+        check_round_open(fresh, fresh.round)
+        current = Game.objects.exclude(status=Game.Status.VOIDED).filter(board=fresh).order_by("-number").first()
+        if current is None:
+            raise conflict("board_not_seated", "Record the seating and the first dealer before hand 1.", fresh)
+        raise conflict("stale_game", f"The board is on game {current.number}, not game {game_number}.", fresh)
+    board = game.board
+    round_ = board.round
+    check_device(board, device, tournament_id=round_.tournament_id)
+    check_round_open(board, round_)
+    if game.status == Game.Status.FINISHED:
+        raise conflict("game_over", f"Game {game_number} is over: it was won by side {game.winner}.", board)
+    if board.decided:
+        raise conflict("match_decided", "The board's match is decided: its play has stopped.", board)
+    last = (
+        Hand.objects.filter(game=game, status=Hand.Status.ACTIVE).order_by("-number")
+        .values_list("number", flat=True).first()
+    ) or 0
+    if hand_number <= last:
+        raise conflict("hand_number_taken", f"Hand {hand_number} of game {game_number} is already in.", board)
+    if hand_number > last + 1:
+        raise conflict("hand_number_ahead", f"Hand {last + 1} of game {game_number} comes next.", board)
+    dealer = game.next_dealer
+    result = adapters.hand_score(adapters.rules_for_game(game), game.score, record, dealer=dealer)
+    fields = adapters.hand_fields(result)
+    hand = Hand.objects.create(
+        game=game, number=hand_number, record=record, form=adapters.record_form(record), dealer=dealer,
+        device=device, user=actor(user), **fields,
+    )
+    game.score, game.next_dealer = fields["score_after"], fields["next_dealer"]
+    update = ["score", "next_dealer"]
+    if result.winner is not None:
+        game.winner, game.status, game.ended_at = result.winner, Game.Status.FINISHED, timezone.now()
+        update += ["winner", "status", "ended_at"]
+    game.save(update_fields=update)
+    audit_record(action="hand.submit", obj=hand, tournament_id=round_.tournament_id, device=device, user=actor(user),
+                 after=_hand_summary(hand, game.number))
+    if result.winner is not None:
+        board_after_change(board, race_check=True)
+        _enqueue_standings(round_.tournament_id)
+    return hand
 
 
+# ---- preview -----------------------------------------------------------------------------------------
+@refusals_with_state
+def hand_preview(
+    *, board: Board, record: Mapping[str, Any], game_number: int | None = None, device: Device | None = None,
+) -> dict[str, Any]:
+    """Dry run: the engine's reading of ``record`` as the next hand of the current game. Nothing stored.
+
+    Returns ``{"game_number", "hand_number", "dealer", "score_before", "result", "ends_game"}``
+    (``result`` is the engine's hand result: trump, events, score, winner, next_dealer).
+    """
+    board = Board.objects.select_related("round").get(pk=board.pk)
+    check_device(board, device, tournament_id=board.round.tournament_id)
+    games = Game.objects.exclude(status=Game.Status.VOIDED).filter(board=board).order_by("-number")
+    game = games.filter(number=game_number).first() if game_number is not None else games.first()
+    if game is None:
+        if game_number is None:
+            raise conflict("board_not_seated", "Record the seating and the first dealer before hand 1.", board)
+        raise conflict("stale_game", f"Game {game_number} is not the board's current game.", board)
+    if game.status == Game.Status.FINISHED:
+        raise conflict("game_over", f"Game {game.number} is over.", board)
+    last = _last_active_hand(game)
+    result = adapters.hand_score(adapters.rules_for_game(game), game.score, record, dealer=game.next_dealer)
+    return {
+        "game_number": game.number,
+        "hand_number": (last.number if last else 0) + 1,
+        "dealer": game.next_dealer,
+        "score_before": list(game.score),
+        "result": adapters.result_dict(result),
+        "ends_game": result.winner is not None,
+    }
+
+
+# ---- undo (the tablet) --------------------------------------------------------------------------------
+def _lock_live_games(board_id: int) -> list[Game]:
+    """Lock the board's live games (in id order, the lock order everywhere); return them by number."""
+    games = list(Game.objects.select_for_update().filter(board_id=board_id).exclude(status=Game.Status.VOIDED).order_by("id"))
+    return sorted(games, key=lambda g: g.number)
+
+
+def _reopen(game: Game, after_voiding: Hand) -> None:
+    previous = (
+        Hand.objects.filter(game=game, status=Hand.Status.ACTIVE, number__lt=after_voiding.number)
+        .order_by("-number").first()
+    )
+    rules = adapters.rules_for_game(game)
+    game.score = previous.score_after if previous else adapters.starting_score(rules)
+    game.next_dealer = previous.next_dealer if previous else game.first_dealer
+    game.winner, game.status, game.ended_at = None, Game.Status.IN_PLAY, None
+    game.save(update_fields=["score", "next_dealer", "winner", "status", "ended_at"])
+
+
+@refusals_with_state
+@transaction.atomic
 def hand_undo(*, board: Board, hand_id: int, device: Device | None = None, user: Any = None) -> Hand:
-    raise NotImplementedError
+    """Void the board's last hand, named by id so a double tap cannot void two (a stack: repeatable).
+
+    Reaches back across the end of a game only while that game is neither confirmed by anyone nor
+    disputed, the next game has no hand and the round is open: the game reopens and the empty next game
+    is voided. Refusals: 404 ``hand_not_found``, 409 ``hand_not_active``, ``not_last_hand``,
+    ``undo_game_confirmed``, ``undo_game_disputed``, ``round_not_open``, ``stale_board``.
+    """
+    games = _lock_live_games(board.pk)
+    board = Board.objects.select_related("round__tournament").get(pk=board.pk)
+    round_ = board.round
+    check_device(board, device, tournament_id=round_.tournament_id)
+    check_round_open(board, round_)
+    hand = Hand.objects.filter(pk=hand_id, game__board_id=board.pk).select_related("game").first()
+    if hand is None:
+        raise NotFound("hand_not_found", "No such hand on this board.")
+    if hand.status != Hand.Status.ACTIVE or hand.game.status == Game.Status.VOIDED:
+        raise conflict("hand_not_active", f"Hand {hand.number} of game {hand.game.number} was already undone or replaced.", board)
+    if not games:
+        raise conflict("not_last_hand", "Only the board's last hand can be undone.", board)
+    current = games[-1]
+    last = _last_active_hand(current)
+    empty_next: Game | None = None
+    if last is not None:
+        if last.pk != hand.pk:
+            raise conflict("not_last_hand", f"Only the last hand (hand {last.number} of game {current.number}) can be undone.", board)
+        target = current
+    else:
+        target = next((g for g in games if g.pk == hand.game_id), current)
+        previous_last = _last_active_hand(target) if len(games) >= 2 and target.pk == games[-2].pk else None
+        if previous_last is None or previous_last.pk != hand.pk:
+            raise conflict("not_last_hand", "Only the board's last hand can be undone.", board)
+        empty_next = current
+    crossing = target.status == Game.Status.FINISHED
+    if crossing:
+        words = list(GameConfirmation.objects.filter(game=target, cleared=False).values_list("agrees", flat=True))
+        if any(not agrees for agrees in words):
+            raise conflict("undo_game_disputed", f"Game {target.number} is disputed: the organiser rules on it.", board)
+        if words or target.confirmed:
+            raise conflict("undo_game_confirmed", f"Game {target.number} is confirmed: ask the organiser to correct it.", board)
+    hand.status, hand.voided_at = Hand.Status.VOIDED, timezone.now()
+    hand.save(update_fields=["status", "voided_at"])
+    _reopen(target, hand)
+    if empty_next is not None:
+        empty_next.status, empty_next.ended_at = Game.Status.VOIDED, timezone.now()
+        empty_next.save(update_fields=["status", "ended_at"])
+    audit_record(action="hand.undo", obj=hand, tournament_id=round_.tournament_id, device=device, user=actor(user),
+                 before=_hand_summary(hand, target.number), after={"status": hand.status, "game_reopened": crossing})
+    if crossing:
+        board_after_change(board)
+        _enqueue_standings(round_.tournament_id)
+    return hand
 
 
+# ---- rescoring later hands (corrections and voids) -------------------------------------------------------
+@dataclasses.dataclass
+class _Breaks(Exception):
+    game_number: int
+    hand: Hand
+    reason: str
+
+
+def _replay(games: list[Game]) -> tuple[set[int], set[int]]:
+    """Rescore every active hand of the board's live games, in order, as recorded.
+
+    Updates hands' derived fields and games' score, dealer, winner and status; voids an empty game whose
+    game before no longer ends. Raises ``_Breaks`` at the first hand that no longer fits. Returns the ids
+    of changed games and of games that reopened.
+    """
+    by_game: dict[int, list[Hand]] = defaultdict(list)
+    for h in Hand.objects.filter(game__in=games, status=Hand.Status.ACTIVE).order_by("number"):
+        by_game[h.game_id].append(h)
+    changed: set[int] = set()
+    reopened: set[int] = set()
+    previous: Game | None = None
+    now = timezone.now()
+    for game in games:
+        hands = by_game[game.pk]
+        if previous is not None and previous.status != Game.Status.FINISHED:
+            if hands:
+                raise _Breaks(game.number, hands[0], f"game {previous.number} no longer ends, so game {game.number} cannot have begun")
+            game.status, game.ended_at = Game.Status.VOIDED, now
+            game.save(update_fields=["status", "ended_at"])
+            changed.add(game.pk)
+            continue
+        if previous is not None and game.first_dealer != previous.next_dealer:
+            game.first_dealer = previous.next_dealer
+            game.save(update_fields=["first_dealer"])
+            changed.add(game.pk)
+        rules = adapters.rules_for_game(game)
+        score: list[int] = adapters.starting_score(rules)
+        dealer, winner, won_at = game.first_dealer, None, 0
+        for h in hands:
+            if winner is not None:
+                raise _Breaks(game.number, h, f"game {game.number} now ends at hand {won_at}")
+            if h.dealer != dealer:
+                raise _Breaks(game.number, h, f"the dealer order breaks: seat {dealer} deals it now, not seat {h.dealer}")
+            try:
+                result = adapters.hand_score(rules, score, h.record, dealer=dealer)
+            except ValidationFailed as exc:
+                raise _Breaks(game.number, h, exc.message) from None
+            fields = adapters.hand_fields(result)
+            if any(getattr(h, k) != v for k, v in fields.items()):
+                for k, v in fields.items():
+                    setattr(h, k, v)
+                h.save(update_fields=list(HAND_DERIVED_FIELDS))
+                changed.add(game.pk)
+            score, dealer, winner, won_at = fields["score_after"], fields["next_dealer"], fields["winner"], h.number
+        if game.awarded:  # decided by the organiser when time was called: the award stands
+            previous = game
+            continue
+        status = Game.Status.FINISHED if winner is not None else Game.Status.IN_PLAY
+        if (list(game.score), game.next_dealer, game.winner, game.status) != (score, dealer, winner, status):
+            if game.status == Game.Status.FINISHED and status == Game.Status.IN_PLAY:
+                reopened.add(game.pk)
+            game.score, game.next_dealer, game.winner, game.status = score, dealer, winner, status
+            game.ended_at = (game.ended_at or now) if winner is not None else None
+            game.save(update_fields=["score", "next_dealer", "winner", "status", "ended_at"])
+            changed.add(game.pk)
+        previous = game
+    return changed, reopened
+
+
+def _after_rescore(board: Board, games: list[Game], changed: set[int], reopened: set[int]) -> None:
+    """Clear confirmations of changed games, flag later rounds paired from them, derive results again."""
+    round_ = board.round
+    if reopened and round_.status == Round.Status.CLOSED:
+        raise conflict("round_closed", "The change would reopen a game of a closed round.", board)
+    was_confirmed = [g for g in games if g.pk in changed and g.confirmed]
+    GameConfirmation.objects.filter(game_id__in=changed, cleared=False).update(cleared=True)
+    Game.objects.filter(pk__in=changed, confirmed=True).update(confirmed=False)
+    if was_confirmed:
+        later = Round.objects.filter(tournament_id=round_.tournament_id, number__gt=round_.number).exclude(
+            status=Round.Status.PENDING)
+        if later.exists():
+            later.update(needs_review=True)
+            board.needs_review = True
+            board.save(update_fields=["needs_review", "updated_at"])
+    board_after_change(board)
+    _enqueue_standings(round_.tournament_id)
+
+
+def _organiser_hand(hand: Hand, user: Any) -> tuple[Board, list[Game], Hand]:
+    board_id = Hand.objects.filter(pk=hand.pk).values_list("game__board_id", flat=True).first()
+    if board_id is None:
+        raise NotFound("hand_not_found", "No such hand.")
+    games = _lock_live_games(board_id)
+    board = Board.objects.select_related("round__tournament").get(pk=board_id)
+    require_organiser(user, board.round.tournament_id)
+    current = Hand.objects.select_related("game").get(pk=hand.pk)
+    return board, games, current
+
+
+def _check_version(board: Board, current: Hand, expected_version: int | None, *, required: bool) -> None:
+    if expected_version is None:
+        if required:
+            raise PreconditionRequired("version_required", "Send the version of the hand you corrected (If-Match).")
+        return
+    if current.status == Hand.Status.SUPERSEDED or current.version != expected_version:
+        latest = Hand.objects.filter(game_id=current.game_id, number=current.number, status=Hand.Status.ACTIVE).first()
+        version = latest.version if latest else current.version
+        raise conflict("stale_version", f"Hand {current.number} is at version {version}, not {expected_version}.",
+                       board, cls=PreconditionFailed)
+
+
+def _refuse_break(board: Board, brk: _Breaks) -> Conflict:
+    where = f"games[{brk.game_number}].hands[{brk.hand.number}]"
+    message = (f"Hand {brk.hand.number} of game {brk.game_number} no longer fits: {brk.reason}. "
+               "Void the hands that no longer fit first.")
+    return conflict("correction_breaks_later_hands", message, board, fields={where: brk.reason})  # type: ignore[return-value]
+
+
+@refusals_with_state
+@transaction.atomic
 def hand_correct(*, hand: Hand, record: Mapping[str, Any], expected_version: int | None, user: Any) -> Hand:
-    raise NotImplementedError
+    """The organiser replaces a hand by a new version (same dealer); later hands are rescored as recorded.
+
+    ``expected_version`` is the version the organiser saw (If-Match): missing 428 ``version_required``,
+    stale 412 ``stale_version``. A later hand that no longer fits refuses the correction (409
+    ``correction_breaks_later_hands``, naming it). Clears the confirmations of the games it changes;
+    if a later round was paired from a changed confirmed result, that round and this board get
+    ``needs_review`` (history is not rewritten).
+    """
+    board, games, current = _organiser_hand(hand, user)
+    _check_version(board, current, expected_version, required=True)
+    if current.status == Hand.Status.VOIDED:
+        raise conflict("hand_not_active", f"Hand {current.number} was voided.", board)
+    game = next((g for g in games if g.pk == current.game_id), None)
+    if game is None:
+        raise conflict("hand_not_active", f"Game {current.game.number} was voided.", board)
+    before = (Hand.objects.filter(game=game, status=Hand.Status.ACTIVE, number__lt=current.number)
+              .order_by("-number").first())
+    rules = adapters.rules_for_game(game)
+    score = before.score_after if before else adapters.starting_score(rules)
+    if isinstance(record, Mapping) and record.get("dealer") != current.dealer:
+        message = f"A correction keeps the dealer: seat {current.dealer} dealt hand {current.number}."
+        raise ValidationFailed("wrong_dealer", message, fields={"hand.dealer": message})
+    result = adapters.hand_score(rules, score, record, dealer=current.dealer)
+    current.status = Hand.Status.SUPERSEDED
+    current.save(update_fields=["status"])
+    new = Hand.objects.create(
+        game=game, number=current.number, record=record, form=adapters.record_form(record), dealer=current.dealer,
+        version=current.version + 1, supersedes=current, user=actor(user), **adapters.hand_fields(result),
+    )
+    try:
+        changed, reopened = _replay(games)
+    except _Breaks as brk:
+        raise _refuse_break(board, brk) from None
+    changed.add(game.pk)
+    _after_rescore(board, games, changed, reopened)
+    audit_record(action="hand.correct", obj=new, tournament_id=board.round.tournament_id, user=actor(user),
+                 before={"hand_id": current.pk, "version": current.version, "record": current.record},
+                 after={"hand_id": new.pk, "version": new.version, "record": new.record,
+                        "rescored_games": sorted(changed)})
+    return new
 
 
-def hand_void(*, hand: Hand, user: Any, expected_version: int | None = None) -> Hand:
-    raise NotImplementedError
+@refusals_with_state
+@transaction.atomic
+def hand_void(*, hand: Hand, user: Any, expected_version: int | None = None, with_later: bool = False) -> Hand:
+    """The organiser voids a hand (kept, marked voided); later hands are rescored as after a correction.
+
+    ``with_later`` also voids every later hand of the board (this game's and the later games'), the usual
+    way to clear hands that no longer fit. Refusals as for ``hand_correct``.
+    """
+    board, games, current = _organiser_hand(hand, user)
+    _check_version(board, current, expected_version, required=False)
+    if current.status != Hand.Status.ACTIVE or not any(g.pk == current.game_id for g in games):
+        raise conflict("hand_not_active", f"Hand {current.number} was already voided or replaced.", board)
+    game_number = next(g.number for g in games if g.pk == current.game_id)
+    now = timezone.now()
+    voided = [current.pk]
+    if with_later:
+        later_games = [g.pk for g in games if g.number > game_number]
+        voided += list(
+            Hand.objects.filter(status=Hand.Status.ACTIVE)
+            .filter(Q(game_id=current.game_id, number__gt=current.number) | Q(game_id__in=later_games)).values_list("pk", flat=True)
+        )
+    Hand.objects.filter(pk__in=voided).update(status=Hand.Status.VOIDED, voided_at=now)
+    try:
+        changed, reopened = _replay(games)
+    except _Breaks as brk:
+        raise _refuse_break(board, brk) from None
+    changed.add(current.game_id)
+    changed.update(Hand.objects.filter(pk__in=voided).values_list("game_id", flat=True))
+    _after_rescore(board, games, changed, reopened)
+    audit_record(action="hand.void", obj=current, tournament_id=board.round.tournament_id, user=actor(user),
+                 before={"hand_id": current.pk, "version": current.version},
+                 after={"voided": sorted(voided), "rescored_games": sorted(changed)})
+    current.refresh_from_db()
+    return current
+
+
+__all__ = ["hand_correct", "hand_preview", "hand_submit", "hand_undo", "hand_void"]

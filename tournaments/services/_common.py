@@ -1,0 +1,85 @@
+"""Checks shared by the services: who may act on a board, whether its round is open, 409s with state."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Mapping
+from typing import Any, ParamSpec, TypeVar
+
+from tournaments.models import Board, Device, Round, TournamentRole
+
+from .errors import Conflict, DomainError, NotAllowed
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+OPEN_ROUND_STATUSES = (Round.Status.PUBLISHED, Round.Status.IN_PLAY)
+STANDINGS_TASK = "tournaments.tasks.standings_recompute"
+
+
+def actor(user: Any) -> Any:
+    """The user to record (an authenticated user), or None."""
+    return user if user is not None and getattr(user, "is_authenticated", False) else None
+
+
+def check_device(board: Board, device: Device | None, *, tournament_id: int) -> None:
+    """A tablet acts only on the board at its own table in its own tournament (403 ``not_your_board``)."""
+    if device is None:
+        return
+    if device.tournament_id != tournament_id or board.table is None or device.table != board.table:
+        raise NotAllowed("not_your_board", "This tablet does not score this board.")
+
+
+def is_organiser(user: Any, tournament_id: int) -> bool:
+    if user is None or not getattr(user, "is_authenticated", False):
+        return False
+    if getattr(user, "is_superuser", False) or getattr(user, "is_staff", False):
+        return True
+    return TournamentRole.objects.filter(tournament_id=tournament_id, user=user).exists()
+
+
+def require_organiser(user: Any, tournament_id: int) -> None:
+    """Organiser-only operations (staff or a role on the tournament), 403 ``not_organiser`` otherwise."""
+    if not is_organiser(user, tournament_id):
+        raise NotAllowed("not_organiser", "Only an organiser of this tournament may do this.")
+
+
+def conflict(
+    code: str, message: str, board: Board, *, cls: type[DomainError] = Conflict, fields: Mapping[str, str] | None = None
+) -> DomainError:
+    """A refusal (409 by default) that will carry the board's current state.
+
+    The state is read by ``refusals_with_state`` once the service's transaction has rolled back, so it
+    never shows a change that is being refused.
+    """
+    error = cls(code, message, fields=fields)
+    error.state_of_board = board.pk  # type: ignore[attr-defined]
+    return error
+
+
+def refusals_with_state(fn: Callable[P, R]) -> Callable[P, R]:
+    """Outermost decorator of a service: fills ``current`` of its refusals after the rollback."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return fn(*args, **kwargs)
+        except DomainError as error:
+            board_id = getattr(error, "state_of_board", None)
+            if board_id is not None and error.current is None:
+                from tournaments.selectors import board_state
+
+                board = Board.objects.filter(pk=board_id).first()
+                if board is not None:
+                    error.current = board_state(board)
+            raise
+
+    return wrapper
+
+
+def check_round_open(board: Board, round_: Round) -> None:
+    """Tablet writes need the board's round published or in play (409 otherwise, with the state)."""
+    if round_.status == Round.Status.CLOSED:
+        raise conflict("stale_board", f"Round {round_.number} is closed: this board is no longer current.", board)
+    if round_.status not in OPEN_ROUND_STATUSES:
+        raise conflict("round_not_open", f"Round {round_.number} is not published yet.", board)

@@ -18,7 +18,6 @@ from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
-from django.utils import timezone
 from django.utils.html import format_html
 
 from .admin_csv import REQUIRED_COLUMNS, pairs_import_csv
@@ -41,6 +40,7 @@ from .models import (
     Tournament,
     TournamentRole,
 )
+from .services.devices import device_revoke
 
 admin.site.site_header = "Hang Jack administration"
 admin.site.site_title = "Hang Jack admin"
@@ -354,15 +354,9 @@ class DeviceAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
     @admin.action(description="Revoke the selected devices (their requests get 401)")
     def revoke(self, request: HttpRequest, queryset: QuerySet[Device]) -> None:
-        now = timezone.now()
         count = 0
         for device in queryset.filter(revoked_at__isnull=True):
-            device.revoked_at = now
-            device.save(update_fields=["revoked_at"])
-            AuditEvent.objects.create(
-                tournament_id=device.tournament_id, user=request.user, device=device, action="device_revoked",
-                object_type="device", object_id=str(device.pk), after={"revoked_at": now.isoformat()},
-            )
+            device_revoke(device=device, user=request.user)
             count += 1
         self.message_user(request, f"{count} device(s) revoked.", messages.SUCCESS)
 

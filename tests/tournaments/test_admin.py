@@ -201,3 +201,17 @@ def test_tournament_page_shows_entries_inline(staff_client):
     pairs_import_csv(data=GOOD_CSV, tournament=tournament)
     body = staff_client.get(reverse("admin:tournaments_tournament_change", args=[tournament.pk])).content.decode()
     assert "entries-TOTAL_FORMS" in body and 'value="3"' in body
+
+
+def test_revoking_a_device_goes_through_the_service(staff_client):
+    from tournaments.models import Device
+
+    tournament = Tournament.objects.create(name="Couva Open", slug="couva-open")
+    device = Device.objects.create(tournament=tournament, table=1, token_digest="d" * 64, token_prefix="abcd1234")
+    response = staff_client.post(
+        reverse("admin:tournaments_device_changelist"), {"action": "revoke", "_selected_action": [device.pk]}
+    )
+    assert response.status_code == 302
+    device.refresh_from_db()
+    assert device.revoked_at is not None
+    assert AuditEvent.objects.filter(action="device.revoke", object_id=str(device.pk)).exists()

@@ -20,7 +20,7 @@ from .errors import InvalidHand, describe, join_path, short_key
 from .model import GameResult, Hand, HandResult
 from .rules import RuleSet
 from .score import evaluate
-from .tally import PLAY_FIELDS, PLAY_ONLY_FIELDS, read_header, read_tally
+from .tally import PLAY_FIELDS, read_header, read_tally
 
 _DOCUMENT_FIELDS: Final = frozenset({"rules", "score", "hand", "hands"})
 _DEFAULT_RULES: Final = "trinidad"
@@ -70,7 +70,7 @@ def score_document(doc: Any) -> GameResult:
             raise InvalidHand("hand_after_win", path,
                               f"Side {winner} already won the game in the hand before: a game ends there, "
                               "so this hand belongs to the next game")
-        result = _score_hand(rules, score, raw, dealer, path)
+        result = evaluate(rules, read_hand(rules, raw, path, score=score, dealer=dealer), score, path)
         results.append(result)
         score = result.score
         winner = result.winner
@@ -107,11 +107,11 @@ def read_hand(
     reader accept a record that stops when a kick or the gift won the game; without it every played
     hand must be complete. ``dealer`` is the seat expected to deal, if known.
     """
-    if not isinstance(raw, Mapping):
+    if type(raw) is not dict and not isinstance(raw, Mapping):
         raise InvalidHand("wrong_type", path, f"A hand must be an object, not {describe(raw)}")
-    if "misdeal" in raw or not any(key in raw for key in PLAY_ONLY_FIELDS):
-        return read_tally(raw, rules, path, score=score, dealer=dealer)
-    return _read_play(rules, raw, path, score, dealer)
+    if ("tricks" in raw or "deal" in raw or "runs" in raw or "discards" in raw) and "misdeal" not in raw:
+        return _read_play(rules, raw, path, score, dealer)  # any of PLAY_ONLY_FIELDS: the play form
+    return read_tally(raw, rules, path, score=score, dealer=dealer)
 
 
 def _read_play(

@@ -8,7 +8,7 @@ scores a ``Hand`` into ``Event`` objects; one code path for both forms.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Literal
+from typing import Any, Final, Literal, NamedTuple
 
 from .cards import Card, Suit
 
@@ -43,13 +43,15 @@ class JackOutcome:
     won_by: int
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class Hand:
+class Hand(NamedTuple):
     """One hand, as either form describes it, normalised.
 
     ``counted`` is false when the record stops before the counted fields (a misdeal, or the game ended
     during the deal so ``high``/``low``/``jack``/``game`` were left out). ``trump`` is the suit of the
     last kick unless the record stopped before trump was fixed.
+
+    An immutable named tuple rather than a dataclass: one is built per hand read, and a frozen
+    dataclass of twelve fields costs several times as much to build.
     """
 
     dealer: int
@@ -78,18 +80,22 @@ class Event:
     points: int
     card: Card | None = None
     offender: int | None = None
+    _json: dict[str, Any] = dataclasses.field(init=False, repr=False, compare=False, hash=False)
 
-    def to_dict(self) -> dict[str, Any]:
+    def __post_init__(self) -> None:
         out: dict[str, Any] = {"kind": self.kind, "side": self.side, "points": self.points}
         if self.card is not None:
             out["card"] = self.card.text
         if self.offender is not None:
             out["offender"] = self.offender
-        return out
+        object.__setattr__(self, "_json", out)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The event as JSON data: ``{"kind", "side", "points", "card"?, "offender"?}`` (a new dict)."""
+        return self._json.copy()
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class HandResult:
+class HandResult(NamedTuple):
     """What one hand scored: its trump (``None`` if never fixed), events, the score after it, the
     winner (a side or ``None``) and the seat that deals next."""
 
@@ -100,9 +106,11 @@ class HandResult:
     next_dealer: int
 
     def to_dict(self) -> dict[str, Any]:
+        """The hand's entry of the result document."""
+        trump = self.trump
         return {
-            "trump": self.trump.value if self.trump is not None else None,
-            "events": [e.to_dict() for e in self.events],
+            "trump": None if trump is None else trump.value,
+            "events": [e._json.copy() for e in self.events],
             "score": list(self.score),
             "winner": self.winner,
             "next_dealer": self.next_dealer,
@@ -118,4 +126,51 @@ class GameResult:
     hands: tuple[HandResult, ...]
 
     def to_dict(self) -> dict[str, Any]:
+        """The result document of HAND_FORMAT.md."""
         return {"score": list(self.score), "winner": self.winner, "hands": [h.to_dict() for h in self.hands]}
+
+
+# ---- shared instances --------------------------------------------------------------------------------
+# The values above are immutable, so equal values may be one object. The readers and the scorer build
+# them through these look-ups instead of constructing a new object per hand (a measurable share of the
+# engine's time); calling the classes directly is always fine too.
+_AWARDS: Final[dict[tuple[int, Card | None], Award]] = {}
+_JACKS: Final[dict[tuple[int, int], JackOutcome]] = {}
+_PENALTIES: Final[dict[tuple[str, int], Penalty]] = {}
+_EVENTS: Final[dict[tuple[str, int, int, Card | None, int | None], Event]] = {}
+_MAX_EVENTS: Final = 8192
+
+
+def award(side: int, card: Card | None) -> Award:
+    """The shared ``Award(side, card)``."""
+    found = _AWARDS.get((side, card))
+    if found is None:
+        found = _AWARDS[(side, card)] = Award(side, card)
+    return found
+
+
+def jack_outcome(held_by: int, won_by: int) -> JackOutcome:
+    """The shared ``JackOutcome(held_by, won_by)``."""
+    found = _JACKS.get((held_by, won_by))
+    if found is None:
+        found = _JACKS[(held_by, won_by)] = JackOutcome(held_by, won_by)
+    return found
+
+
+def penalty(kind: PenaltyKind, side: int) -> Penalty:
+    """The shared ``Penalty(kind, side)``."""
+    found = _PENALTIES.get((kind, side))
+    if found is None:
+        found = _PENALTIES[(kind, side)] = Penalty(kind, side)
+    return found
+
+
+def event(kind: EventKind, side: int, points: int, card: Card | None = None, offender: int | None = None) -> Event:
+    """The shared ``Event(kind, side, points, card, offender)``."""
+    key = (kind, side, points, card, offender)
+    found = _EVENTS.get(key)
+    if found is None:
+        if len(_EVENTS) >= _MAX_EVENTS:  # points are unbounded (lost games): keep the table small
+            _EVENTS.clear()
+        found = _EVENTS[key] = Event(kind, side, points, card, offender)
+    return found

@@ -14,7 +14,7 @@ from typing import Final
 
 from .cards import Card
 from .errors import InvalidHand, join_path
-from .model import Beg, Event, EventKind, Hand, HandResult
+from .model import Beg, Event, EventKind, Hand, HandResult, event
 from .rules import RuleSet
 
 _NO_CARDS: Final[tuple[Card, ...]] = ()
@@ -38,29 +38,8 @@ def scoring_kicks(
     return kicks[:1] if beg != "run" else kicks[-1:]
 
 
-class _Tally:
-    """The running score of one hand: adds events, stops at the target."""
-
-    __slots__ = ("score", "events", "target", "winner")
-
-    def __init__(self, score: Sequence[int], target: int) -> None:
-        self.score = list(score)
-        self.events: list[Event] = []
-        self.target = target
-        self.winner: int | None = None
-
-    def add(self, kind: EventKind, side: int, points: int, card: Card | None = None,
-            offender: int | None = None) -> bool:
-        """Score one event; true when it wins the game (and so nothing more may be scored)."""
-        if points <= 0:
-            return False
-        self.events.append(Event(kind, side, points, card, offender))
-        total = self.score[side] + points
-        self.score[side] = total
-        if total >= self.target:
-            self.winner = side
-            return True
-        return False
+#: One would-be event: kind, side, points (``None``: up to the target, a lost game), card, offender.
+Step = tuple[EventKind, int, "int | None", "Card | None", "int | None"]
 
 
 def evaluate(rules: RuleSet, hand: Hand, score: Sequence[int], path: str = "hand") -> HandResult:
@@ -70,107 +49,127 @@ def evaluate(rules: RuleSet, hand: Hand, score: Sequence[int], path: str = "hand
     would win where ``gift_can_win`` is false, and a record that stops before the counted fields
     although the game did not end during the deal.
     """
-    tally = _Tally(score, rules.target)
-    result = _score_into(rules, hand, tally, path)
-    return HandResult(hand.trump, tuple(tally.events), tuple(tally.score), tally.winner, result)
-
-
-def _score_into(rules: RuleSet, hand: Hand, tally: _Tally, path: str) -> int:
-    """Add the hand's events to ``tally``; return the seat that deals next."""
-    players = rules.players
+    target = rules.target
+    points_now = list(score)
+    events: list[Event] = []
+    winner: int | None = None
+    for kind, side, step_points, card, offender in scoring_steps(rules, hand):
+        if step_points is None:  # a lost game: the opponent's score is raised to the target
+            points = target - points_now[side]
+        elif step_points <= 0:  # an event of no points is no event
+            continue
+        else:
+            points = step_points
+        total = points_now[side] + points
+        if kind == "gift" and total >= target and not rules.gift_can_win:
+            raise InvalidHand("gift_would_win", join_path(path, "beg"),
+                              f"Giving one would take side {side} to {total}, out of {target}: under these "
+                              "rules a gift may not win the game, so the dealer must run the pack")
+        events.append(event(kind, side, points, card, offender))
+        points_now[side] = total
+        if total >= target:  # the game is won: nothing after this event is scored
+            winner = side
+            break
     dealer = hand.dealer
-    dealer_side = rules.side_of(dealer)
-    sides = rules.sides
-    add = tally.add
-    next_dealer = (dealer + 1) % players
-
     if hand.misdeal:
-        if not rules.misdeal_passes_deal:
-            next_dealer = dealer
+        next_dealer = (dealer + 1) % rules.players if rules.misdeal_passes_deal else dealer
+    else:
+        next_dealer = (dealer + 1) % rules.players
+        if winner is None and not hand.counted:
+            raise InvalidHand("missing_field", join_path(path, "high"),
+                              "The hand was played (no kick or gift won the game), so high, low, jack and game "
+                              "are required")
+    return HandResult(hand.trump, tuple(events), tuple(points_now), winner, next_dealer)
+
+
+def scoring_steps(rules: RuleSet, hand: Hand) -> list[Step]:
+    """Everything the hand would score, in the order of RULES.md section 6, before the target cuts
+    it short: each kick, the gift, the penalties in the order they happened, then High, Low, Jack or
+    hang jack, Game. Steps of no points may be listed; ``evaluate`` skips them."""
+    (dealer, misdeal, abandoned, dealt_kicks, beg, high, low, jack, game, penalties, counted, _) = hand
+    dealer_side = dealer % 2 if rules.players == 4 else dealer  # rules.side_of(dealer)
+    sides = rules.sides
+    if misdeal:
         points = rules.misdeal_points
-        for side in range(sides):
-            if side != dealer_side and add("misdeal", side, points):
-                break
-        return next_dealer
+        return [("misdeal", side, points, None, None) for side in range(sides) if side != dealer_side]
+    steps: list[Step] = []
 
     # 1. each kick, as it is turned
     value = rules.kick_value
-    for card in scoring_kicks(rules, hand.abandoned, hand.kicks, hand.beg):
-        if add("kick", dealer_side, value.get(card.rank, 0), card):
-            return next_dealer
-
+    kicks: Sequence[Card] = dealt_kicks
+    if abandoned or not rules.every_kick_scores:
+        kicks = scoring_kicks(rules, abandoned, dealt_kicks, beg)
+    for card in kicks:
+        kick_points = value.get(card.rank)
+        if kick_points is not None:
+            steps.append(("kick", dealer_side, kick_points, card, None))
     # 2. the gift
-    if hand.beg == "give":
+    if beg == "give":
         points = rules.gift_points
         for side in range(sides):
-            if side == dealer_side:
-                continue
-            if not rules.gift_can_win and points > 0 and tally.score[side] + points >= tally.target:
-                raise InvalidHand("gift_would_win", join_path(path, "beg"),
-                                  f"Giving one would take side {side} to {tally.score[side] + points}, out of "
-                                  f"{tally.target}: under these rules a gift may not win the game, so the "
-                                  "dealer must run the pack")
-            if add("gift", side, points):
-                return next_dealer
-
-    if not hand.counted:
-        raise InvalidHand("missing_field", join_path(path, "high"),
-                          "The hand was played (no kick or gift won the game), so high, low, jack and game "
-                          "are required")
+            if side != dealer_side:
+                steps.append(("gift", side, points, None, None))
+    if not counted:
+        return steps
 
     # 3. penalties, in the order they happened
-    barred: set[int] = set()
-    renege = rules.renege
-    for penalty in hand.penalties:
-        kind = penalty.kind
-        offender = penalty.side
-        if kind == "undertrump" or renege == "lose_game" or (kind == "trump_revoke" and renege == "two_tier"):
-            # the offending side loses the game: each opponent's score is raised to the target
+    barred: set[int] | None = None
+    if penalties:
+        barred = set()
+        renege = rules.renege
+        for offence in penalties:
+            kind = offence.kind
+            offender = offence.side
+            if kind == "undertrump" or renege == "lose_game" or (kind == "trump_revoke" and renege == "two_tier"):
+                lost: int | None = None  # the offending side loses the game: the opponents are credited with it
+            else:
+                lost = rules.revoke_points
+                if rules.revoke_bars_game:
+                    barred.add(offender)
             for side in range(sides):
-                if side != offender and add(kind, side, tally.target - tally.score[side], None, offender):
-                    return next_dealer
-        else:
-            points = rules.revoke_points
-            for side in range(sides):
-                if side != offender and add(kind, side, points, None, offender):
-                    return next_dealer
-            if rules.revoke_bars_game:
-                barred.add(offender)
+                if side != offender:
+                    steps.append((kind, side, lost, None, offender))
 
     # 4. after the last trick: High, Low, Jack (or hang jack), Game
-    high = hand.high
-    if high is not None and add("high", high.side, 1, high.card):
-        return next_dealer
-    low = hand.low
-    if low is not None and add("low", low.side, 1, low.card):
-        return next_dealer
-    jack = hand.jack
+    if high is not None:
+        steps.append(("high", high.side, 1, high.card, None))
+    if low is not None:
+        steps.append(("low", low.side, 1, low.card, None))
     if jack is not None:
         won_by = jack.won_by
         if jack.held_by == won_by:
-            if add("jack", won_by, rules.jack_points):
-                return next_dealer
-        elif add("hang_jack", won_by, rules.hang_jack_points):
-            return next_dealer
-    game = hand.game
+            steps.append(("jack", won_by, rules.jack_points, None, None))
+        else:
+            steps.append(("hang_jack", won_by, rules.hang_jack_points, None, None))
     if game is not None:
         scorer = game_winner(rules, game, dealer_side, barred)
         if scorer is not None:
-            add("game", scorer, rules.game_points)
-    return next_dealer
+            steps.append(("game", scorer, rules.game_points, None, None))
+    return steps
 
 
-def game_winner(rules: RuleSet, game: Sequence[int], dealer_side: int, barred: set[int] | frozenset[int]) -> int | None:
+def game_winner(
+    rules: RuleSet, game: Sequence[int], dealer_side: int, barred: set[int] | frozenset[int] | None = None
+) -> int | None:
     """The side that scores Game: most card points; a tie scores nobody, or under ``game_tie:
     non_dealer`` the one tied side that is not the dealer's; a side barred by its revoke never scores
     it, and if it has the most card points nobody does."""
-    best = max(game)
-    leaders = [side for side, points in enumerate(game) if points == best]
-    if len(leaders) > 1:
-        if rules.game_tie != "non_dealer":
+    if len(game) == 2:
+        first, second = game
+        if first != second:
+            winner = 0 if first > second else 1
+        elif rules.game_tie == "non_dealer":
+            winner = 1 - dealer_side
+        else:
             return None
-        leaders = [side for side in leaders if side != dealer_side]
-        if len(leaders) != 1:
-            return None
-    winner = leaders[0]
-    return None if winner in barred else winner
+    else:
+        best = max(game)
+        leaders = [side for side, points in enumerate(game) if points == best]
+        if len(leaders) > 1:
+            if rules.game_tie != "non_dealer":
+                return None
+            leaders = [side for side in leaders if side != dealer_side]
+            if len(leaders) != 1:
+                return None
+        winner = leaders[0]
+    return None if barred and winner in barred else winner

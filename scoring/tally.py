@@ -7,18 +7,21 @@
 
 Checks run in a fixed order, so "the first fault" is well defined: unknown field names, then the
 header fields in the order above, then the shape of each counted field in the order above, then the
-cross-checks between them.
+cross-checks between them (in the order of HAND_FORMAT.md's list).
+
+This is the engine's hot path: the happy path builds no strings (paths are spelt out only when a
+check fails) and takes shared value objects from ``model``'s look-ups.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
-from typing import Any, Final
+from typing import Any, Final, NoReturn
 
 from .cards import CARD_TEXT, PACK_POINTS, Card, Rank, Suit
 from .errors import InvalidHand, describe, join_path, short_key
-from .model import Award, Beg, Hand, JackOutcome, Penalty, PenaltyKind
+from .model import Award, Beg, Hand, JackOutcome, Penalty, PenaltyKind, award, jack_outcome, penalty
 from .rules import RuleSet
 from .score import scoring_kicks
 
@@ -37,10 +40,11 @@ _BEGS: Final[dict[str, Beg]] = {"stand": "stand", "give": "give", "run": "run"}
 _PENALTY_KINDS: Final[dict[str, PenaltyKind]] = {
     "revoke": "revoke", "trump_revoke": "trump_revoke", "undertrump": "undertrump"
 }
-_SIDECARD_FIELDS: Final = frozenset({"side", "card"})
-_JACK_FIELDS: Final = frozenset({"held_by", "won_by"})
-_PENALTY_FIELDS: Final = frozenset({"kind", "side"})
 _COUNTED: Final = ("high", "low", "jack", "game")
+_TRUMP_JACK: Final[dict[Suit, Card]] = {suit: Card(Rank.JACK, suit) for suit in Suit}
+_CARD_HINT: Final = "is not a card: write the rank then the suit, like 10H or AS"
+#: High and Low as written (side, card text) to their shared ``Award``: parsing is one look-up.
+_AWARD_BY_TEXT: Final[dict[tuple[int, str], Award]] = {}
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -63,6 +67,9 @@ class Header:
     ends_game: bool = False
 
 
+_HeaderFields = tuple[int, bool, tuple[tuple[Card, ...], ...], tuple[Card, ...], "Beg | None", "Suit | None", bool]
+
+
 def read_header(
     raw: Mapping[str, Any],
     rules: RuleSet,
@@ -76,21 +83,29 @@ def read_header(
     Checks: the dealer is a seat (and, when ``dealer`` is given, the seat expected to deal:
     ``wrong_dealer``); a misdeal record is ``{"dealer", "misdeal": true}`` and nothing else; every
     card parses; no card is kicked twice in one deal; each abandoned deal is R+1 distinct kicks of one
-    suit (R = ``rules.max_runs``); ``beg`` is one of the three words; the kicks fit ``beg`` and the
-    pack (stand and give: one kick; run: two to R+1 kicks, all but the last of the first kick's suit,
-    the last of another suit); a gift that would win where ``gift_can_win`` is false.
+    suit (R = ``rules.max_runs``); ``beg`` is one of the three words (required under
+    ``every_kick_scores: false``); the kicks fit ``beg`` and the pack (stand and give: one kick; run:
+    two to R+1 kicks, all but the last of the first kick's suit, the last of another suit); a gift
+    that would win where ``gift_can_win`` is false.
 
     Unknown field names are the caller's check (each form has its own fields).
 
     ``score`` is the score before the hand (already checked: one whole number per side, below the
     target). With it, the reader knows whether the game ends during the deal: the winning kick must
-    then be the last one listed, whatever its suit, and ``beg`` may be left out if it came after the
-    winning kick; ``ends_game`` is set and the caller must only check the rest for shape. Without
-    ``score`` the deal is checked as a deal that did not end the game (every check above applies,
-    ``ends_game`` is false, and a winning gift is not detected).
+    then be the last one listed, whatever its suit, and ``beg`` may be left out (if given, it must
+    fit the kicks listed: more than one kick means ``run``); ``ends_game`` is set and the caller must
+    only check the rest for shape. Without ``score`` the deal is checked as a deal that did not end
+    the game (every check above applies, ``ends_game`` is false, and a winning gift is not detected).
     """
-    if not isinstance(raw, Mapping):
+    if type(raw) is not dict and not isinstance(raw, Mapping):
         raise InvalidHand("wrong_type", path, f"A hand must be an object, not {describe(raw)}")
+    return Header(*_header_fields(raw, rules, path, score, dealer))
+
+
+def _header_fields(
+    raw: Mapping[str, Any], rules: RuleSet, path: str, score: Sequence[int] | None, dealer: int | None
+) -> _HeaderFields:
+    """``read_header``'s work, as a plain tuple of ``Header``'s fields (the tally form's fast path)."""
     seat = raw.get("dealer", _MISSING)
     if type(seat) is not int:
         if seat is _MISSING:
@@ -106,42 +121,19 @@ def read_header(
                           f"Seat {dealer} deals this hand, not seat {seat}")
     if "misdeal" in raw:
         if raw["misdeal"] is not True:
-            raise InvalidHand("bad_misdeal", join_path(path, "misdeal"),
-                              "misdeal is either true or left out")
+            raise InvalidHand("bad_misdeal", join_path(path, "misdeal"), "misdeal is either true or left out")
         for key in raw:
             if key != "dealer" and key != "misdeal":
                 raise InvalidHand("misdeal_extra_field", join_path(path, short_key(key)),
                                   'A misdeal record is only {"dealer", "misdeal": true}: '
                                   "nothing of a misdealt hand is scored")
-        return Header(seat, True)
+        return (seat, True, (), (), None, None, False)
 
     # ---- abandoned deals ------------------------------------------------------------------------
     abandoned: tuple[tuple[Card, ...], ...] = ()
-    runs = rules.max_runs
     raw_abandoned = raw.get("abandoned", _MISSING)
     if raw_abandoned is not _MISSING:
-        if type(raw_abandoned) is not list:
-            raise InvalidHand("wrong_type", join_path(path, "abandoned"),
-                              f"abandoned must be a list of deals, each a list of kicks, not {describe(raw_abandoned)}")
-        deals = []
-        for d, raw_deal in enumerate(raw_abandoned):
-            where = f"{join_path(path, 'abandoned')}[{d}]"
-            if type(raw_deal) is not list:
-                raise InvalidHand("wrong_type", where,
-                                  f"An abandoned deal must be a list of kicks, not {describe(raw_deal)}")
-            deal = _read_cards(raw_deal, where, "kick")
-            first = deal[0].suit if deal else None
-            for i, card in enumerate(deal):
-                if card.suit is not first:
-                    raise InvalidHand("abandoned_suit", f"{where}[{i}]",
-                                      f"{card} has another suit than {deal[0]}: a deal is abandoned only when "
-                                      "every kick has the first kick's suit")
-            if len(deal) != runs + 1:
-                raise InvalidHand("abandoned_length", where,
-                                  f"An abandoned deal has exactly {runs + 1} kicks (the first and one per run; "
-                                  f"the pack allows {runs} runs), not {len(deal)}")
-            deals.append(deal)
-        abandoned = tuple(deals)
+        abandoned = _read_abandoned(raw_abandoned, rules.max_runs, join_path(path, "abandoned"))
 
     # ---- kicks ----------------------------------------------------------------------------------
     raw_kicks = raw.get("kicks", _MISSING)
@@ -150,60 +142,90 @@ def read_header(
             raise InvalidHand("missing_field", join_path(path, "kicks"), "The kicks are missing")
         raise InvalidHand("wrong_type", join_path(path, "kicks"),
                           f"kicks must be a list of cards, not {describe(raw_kicks)}")
-    if not raw_kicks:
+    if len(raw_kicks) == 1:  # the usual deal: one kick
+        text = raw_kicks[0]
+        card = CARD_TEXT.get(text) if type(text) is str else None
+        if card is None:
+            raise InvalidHand("bad_card", f"{join_path(path, 'kicks')}[0]", f"{describe(text)} {_CARD_HINT}")
+        kicks: tuple[Card, ...] = (card,)
+    elif not raw_kicks:
         raise InvalidHand("no_kicks", join_path(path, "kicks"), "Every deal turns at least one kick")
-    kicks = _read_cards(raw_kicks, join_path(path, "kicks"), "kick")
+    else:
+        kicks = _read_kicks(raw_kicks, join_path(path, "kicks"))
 
     # ---- beg ------------------------------------------------------------------------------------
     beg: Beg | None = None
     raw_beg = raw.get("beg", _MISSING)
     if raw_beg is not _MISSING:
-        found = _BEGS.get(raw_beg) if type(raw_beg) is str else None
-        if found is None:
+        beg = _BEGS.get(raw_beg) if type(raw_beg) is str else None
+        if beg is None:
             raise InvalidHand("bad_beg", join_path(path, "beg"),
                               f"beg must be stand, give or run, not {describe(raw_beg)}")
-        beg = found
     elif not rules.every_kick_scores:
         raise InvalidHand("missing_beg", join_path(path, "beg"),
                           "beg is required under these rules: a kick scores only once it is known to fix trump")
 
-    # ---- where does the game end? ----------------------------------------------------------------
-    dealer_side = rules.side_of(seat)
+    # ---- does a kick win the game? ----------------------------------------------------------------
     won_at = -1  # index into scoring_kicks(...) of the kick that wins the game, if one does
     if score is not None:
-        need = rules.target - score[dealer_side]
         value = rules.kick_value
-        total = 0
-        for i, card in enumerate(scoring_kicks(rules, abandoned, kicks, beg)):
-            total += value.get(card.rank, 0)
-            if total >= need:
-                won_at = i
-                break
+        need = rules.target - score[seat % 2 if players == 4 else seat]  # the dealer's side
+        scoring = kicks if rules.every_kick_scores and not abandoned else scoring_kicks(rules, abandoned, kicks, beg)
+        for i, card in enumerate(scoring):
+            points = value.get(card.rank)
+            if points is not None:
+                need -= points
+                if need <= 0:
+                    won_at = i
+                    break
+        if won_at >= 0 and rules.every_kick_scores:
+            return _deal_won_by_kick(rules, path, seat, abandoned, kicks, beg, won_at)
 
-    if won_at >= 0 and rules.every_kick_scores:
-        return _deal_won_by_kick(rules, path, seat, abandoned, kicks, beg, won_at)
-
-    _check_kicks_fit_beg(rules, path, kicks, beg)
-    assert beg is not None
+    # ---- the deal was played out: the kicks fit beg and the pack ----------------------------------
+    if beg is None:
+        raise InvalidHand("missing_beg", join_path(path, "beg"),
+                          "beg is missing: the hand was played, so the beggar stood or begged (stand, give or run)")
+    if beg == "run" or len(kicks) != 1:
+        _check_kicks_fit_beg(rules, path, kicks, beg)
     ends_game = won_at >= 0  # only the kick that fixed trump scored, and it won
     if not ends_game and beg == "give" and score is not None:
-        ends_game = _gift_wins(rules, path, dealer_side, score)
-    return Header(seat, False, abandoned, kicks, beg, kicks[-1].suit, ends_game)
+        ends_game = _gift_wins(rules, path, seat, score)
+    return (seat, False, abandoned, kicks, beg, kicks[-1].suit, ends_game)
 
 
-def _read_cards(raw: list[Any], where: str, what: str) -> tuple[Card, ...]:
-    """Parse a list of card texts; no card twice."""
-    cards = []
-    seen = set()
+def _read_abandoned(value: Any, runs: int, where: str) -> tuple[tuple[Card, ...], ...]:
+    if type(value) is not list:
+        raise InvalidHand("wrong_type", where,
+                          f"abandoned must be a list of deals, each a list of kicks, not {describe(value)}")
+    deals = []
+    for d, raw_deal in enumerate(value):
+        at = f"{where}[{d}]"
+        if type(raw_deal) is not list:
+            raise InvalidHand("wrong_type", at, f"An abandoned deal must be a list of kicks, not {describe(raw_deal)}")
+        deal = _read_kicks(raw_deal, at)
+        for i, card in enumerate(deal):
+            if card.suit is not deal[0].suit:
+                raise InvalidHand("abandoned_suit", f"{at}[{i}]",
+                                  f"{card} has another suit than {deal[0]}: a deal is abandoned only when "
+                                  "every kick has the first kick's suit")
+        if len(deal) != runs + 1:
+            raise InvalidHand("abandoned_length", at,
+                              f"An abandoned deal has exactly {runs + 1} kicks (the first and one per run; "
+                              f"the pack allows {runs} runs), not {len(deal)}")
+        deals.append(deal)
+    return tuple(deals)
+
+
+def _read_kicks(raw: list[Any], where: str) -> tuple[Card, ...]:
+    """Parse the kicks of one deal; no card twice."""
+    cards: list[Card] = []
     for i, text in enumerate(raw):
         card = CARD_TEXT.get(text) if type(text) is str else None
         if card is None:
-            raise InvalidHand("bad_card", f"{where}[{i}]",
-                              f"{describe(text)} is not a card: write the rank then the suit, like 10H or AS")
-        if card in seen:
+            raise InvalidHand("bad_card", f"{where}[{i}]", f"{describe(text)} {_CARD_HINT}")
+        if card in cards:
             raise InvalidHand("kicked_twice", f"{where}[{i}]",
-                              f"{card} is {what}ed twice in one deal: each card can be turned only once")
-        seen.add(card)
+                              f"{card} is kicked twice in one deal: each card can be turned only once")
         cards.append(card)
     return tuple(cards)
 
@@ -216,18 +238,16 @@ def _deal_won_by_kick(
     kicks: tuple[Card, ...],
     beg: Beg | None,
     won_at: int,
-) -> Header:
+) -> _HeaderFields:
     """Check a deal whose kick ``won_at`` (counted over abandoned deals then kicks) won the game."""
-    n_abandoned = sum(len(deal) for deal in abandoned)
-    if won_at < n_abandoned:
-        for d, deal in enumerate(abandoned):
-            if won_at < len(deal):
-                raise InvalidHand(
-                    "kick_after_win", f"{join_path(path, 'abandoned')}[{d}][{won_at}]",
-                    f"{deal[won_at]} wins the game as it is turned: the record ends there, so it is the last "
-                    "kick listed, in kicks, even though the deal would later have been abandoned")
-            won_at -= len(deal)
-    k = won_at - n_abandoned
+    for d, deal in enumerate(abandoned):
+        if won_at < len(deal):
+            raise InvalidHand(
+                "kick_after_win", f"{join_path(path, 'abandoned')}[{d}][{won_at}]",
+                f"{deal[won_at]} won the game as it was turned: the record ends there, so it is the last kick "
+                "listed, in kicks, even though the deal would later have been abandoned")
+        won_at -= len(deal)
+    k = won_at
     if k < len(kicks) - 1:
         raise InvalidHand("kick_after_win", f"{join_path(path, 'kicks')}[{k + 1}]",
                           f"{kicks[k]} won the game as it was turned: no kick can follow it")
@@ -242,22 +262,15 @@ def _deal_won_by_kick(
         raise InvalidHand("too_many_kicks", f"{join_path(path, 'kicks')}[{runs + 1}]",
                           f"The pack allows at most {runs} runs ({runs + 1} kicks in one deal); "
                           "a deal that runs out goes under abandoned")
-    if k >= 1:
-        if beg is None:
-            raise InvalidHand("missing_beg", join_path(path, "beg"),
-                              "beg is missing: with more than one kick the beggar begged and the dealer ran the pack")
-        if beg != "run":
-            raise InvalidHand("kicks_for_beg", join_path(path, "beg"),
-                              f"beg is {beg}, but {len(kicks)} kicks mean the dealer ran the pack")
+    if k >= 1 and beg is not None and beg != "run":  # beg may be left out; if given it must fit
+        raise InvalidHand("kicks_for_beg", join_path(path, "beg"),
+                          f"beg is {beg}, but {len(kicks)} kicks mean the dealer ran the pack")
     trump = kicks[k].suit if k >= 1 and kicks[k].suit is not first else None
-    return Header(seat, False, abandoned, kicks, beg, trump, True)
+    return (seat, False, abandoned, kicks, beg, trump, True)
 
 
-def _check_kicks_fit_beg(rules: RuleSet, path: str, kicks: tuple[Card, ...], beg: Beg | None) -> None:
+def _check_kicks_fit_beg(rules: RuleSet, path: str, kicks: tuple[Card, ...], beg: Beg) -> None:
     """The kicks of a deal that was played out (no kick won the game) fit ``beg`` and the pack."""
-    if beg is None:
-        raise InvalidHand("missing_beg", join_path(path, "beg"),
-                          "beg is missing: the hand was played, so the beggar stood or begged (stand, give or run)")
     n = len(kicks)
     if beg != "run":
         if n != 1:
@@ -285,12 +298,13 @@ def _check_kicks_fit_beg(rules: RuleSet, path: str, kicks: tuple[Card, ...], beg
                           "a deal that runs out goes under abandoned")
 
 
-def _gift_wins(rules: RuleSet, path: str, dealer_side: int, score: Sequence[int]) -> bool:
+def _gift_wins(rules: RuleSet, path: str, seat: int, score: Sequence[int]) -> bool:
     """Whether the gift wins the game; refused where ``gift_can_win`` is false."""
     points = rules.gift_points
     if points <= 0:
         return False
     target = rules.target
+    dealer_side = rules.side_of(seat)
     for side in range(rules.sides):
         if side != dealer_side and score[side] + points >= target:
             if not rules.gift_can_win:
@@ -302,6 +316,7 @@ def _gift_wins(rules: RuleSet, path: str, dealer_side: int, score: Sequence[int]
     return False
 
 
+# ---- the tally form ------------------------------------------------------------------------------------
 def read_tally(
     raw: Mapping[str, Any],
     rules: RuleSet,
@@ -315,116 +330,123 @@ def read_tally(
     ``score`` and ``dealer`` are as for ``read_header``: with the score, a record the game ended
     during the deal may stop after the winning kick or gift; what follows is checked for shape only.
     """
-    if not isinstance(raw, Mapping):
+    if type(raw) is not dict and not isinstance(raw, Mapping):
         raise InvalidHand("wrong_type", path, f"A hand must be an object, not {describe(raw)}")
-    if "misdeal" not in raw:
+    if not TALLY_FIELDS.issuperset(raw) and "misdeal" not in raw:
         for key in raw:
             if key not in TALLY_FIELDS:
                 raise InvalidHand("unknown_field", join_path(path, short_key(key)),
                                   f"{describe(key)} is not a field of a hand record")
-    header = read_header(raw, rules, path, score=score, dealer=dealer)
-    if header.misdeal:
-        return Hand(header.dealer, misdeal=True)
+    seat, misdeal, abandoned, kicks, beg, trump, ends_game = _header_fields(raw, rules, path, score, dealer)
+    if misdeal:
+        return Hand(seat, misdeal=True)
 
     # ---- the shape of each counted field, in order ------------------------------------------------
-    ends_game = header.ends_game
-    if not ends_game:
+    if not ends_game and not ("high" in raw and "low" in raw and "jack" in raw and "game" in raw):
         for name in _COUNTED:
             if name not in raw:
                 raise InvalidHand("missing_field", join_path(path, name),
                                   f"{name} is missing: once the hand is played, high, low, jack and game are "
                                   "required (null is a value: high and low are null when no trump was dealt)")
     sides = rules.sides
-    high = _read_award(raw, "high", path, sides)
-    low = _read_award(raw, "low", path, sides)
-    jack = _read_jack(raw, path, sides)
-    game = _read_game(raw, path, sides)
-    penalties = _read_penalties(raw, path, sides)
+    high = _read_award(raw.get("high"), path, "high", sides)
+    low = _read_award(raw.get("low"), path, "low", sides)
+    raw_jack = raw.get("jack")
+    jack = None if raw_jack is None else _read_jack(raw_jack, path, sides)
+    raw_game = raw.get("game", _MISSING)
+    game = None if raw_game is _MISSING else _read_game(raw_game, path, sides)
+    raw_penalties = raw.get("penalties", _MISSING)
+    penalties = () if raw_penalties is _MISSING else _read_penalties(raw_penalties, path, sides)
     if ends_game:  # the game was won during the deal: the rest is neither cross-checked nor scored
-        return Hand(header.dealer, False, header.abandoned, header.kicks, header.beg, trump=header.trump)
-    hand = Hand(header.dealer, False, header.abandoned, header.kicks, header.beg, high, low, jack, game,
-                penalties, True, header.trump)
+        return Hand(seat, False, abandoned, kicks, beg, trump=trump)
+    hand = Hand(seat, False, abandoned, kicks, beg, high, low, jack, game, penalties, True, trump)
     _cross_check(rules, hand, path)
     return hand
 
 
-def _read_award(raw: Mapping[str, Any], name: str, path: str, sides: int) -> Award | None:
-    value = raw.get(name)
+def _read_award(value: Any, path: str, name: str, sides: int) -> Award | None:
+    """High or Low: ``null`` or ``{"side", "card"?}``."""
     if value is None:
         return None
-    if not isinstance(value, Mapping):
+    if type(value) is not dict and not isinstance(value, Mapping):
         raise InvalidHand("wrong_type", join_path(path, name),
                           f"{name} must be null or an object with the side that scores it and the card, "
                           f"not {describe(value)}")
+    side = value.get("side")
+    text = value.get("card", _MISSING)
+    if type(side) is int and 0 <= side < sides and len(value) == (1 if text is _MISSING else 2):
+        if type(text) is str:
+            found = _AWARD_BY_TEXT.get((side, text))
+            if found is not None:
+                return found
+            card = CARD_TEXT.get(text)
+            if card is not None:
+                found = _AWARD_BY_TEXT[(side, text)] = award(side, card)
+                return found
+        elif text is _MISSING:
+            return award(side, None)
+        raise InvalidHand("bad_card", f"{join_path(path, name)}.card", f"{describe(text)} {_CARD_HINT}")
+    where = join_path(path, name)
     for key in value:
         if key != "side" and key != "card":
-            raise InvalidHand("unknown_field", join_path(join_path(path, name), short_key(key)),
+            raise InvalidHand("unknown_field", f"{where}.{short_key(key)}",
                               f"{describe(key)} is not a field of {name} (side, card)")
-    side = _read_side(value, "side", join_path(path, name), sides)
-    card = None
-    if "card" in value:
-        text = value["card"]
-        card = CARD_TEXT.get(text) if type(text) is str else None
-        if card is None:
-            raise InvalidHand("bad_card", join_path(join_path(path, name), "card"),
-                              f"{describe(text)} is not a card: write the rank then the suit, like 10H or AS")
-    return Award(side, card)
+    _bad_side(value.get("side", _MISSING), f"{where}.side", sides)
+    raise AssertionError("unreachable")  # pragma: no cover
 
 
-def _read_side(value: Mapping[str, Any], key: str, where: str, sides: int) -> int:
-    side = value.get(key, _MISSING)
+def _bad_side(side: Any, where: str, sides: int) -> NoReturn:
+    """Raise the right error for a side that is missing, not a number, or out of range."""
+    name = where.rsplit(".", 1)[-1]
+    if side is _MISSING:
+        raise InvalidHand("missing_field", where, f"{name} is missing")
     if type(side) is not int:
-        if side is _MISSING:
-            raise InvalidHand("missing_field", join_path(where, key), f"{key} is missing")
-        raise InvalidHand("wrong_type", join_path(where, key), f"{key} must be a side number, not {describe(side)}")
-    if not 0 <= side < sides:
-        raise InvalidHand("bad_side", join_path(where, key),
-                          f"Side {side} does not exist: the sides are 0 to {sides - 1}")
-    return side
+        raise InvalidHand("wrong_type", where, f"{name} must be a side number, not {describe(side)}")
+    raise InvalidHand("bad_side", where, f"Side {side} does not exist: the sides are 0 to {sides - 1}")
 
 
-def _read_jack(raw: Mapping[str, Any], path: str, sides: int) -> JackOutcome | None:
-    value = raw.get("jack")
-    if value is None:
-        return None
-    where = join_path(path, "jack")
-    if not isinstance(value, Mapping):
-        raise InvalidHand("wrong_type", where,
+def _read_jack(value: Any, path: str, sides: int) -> JackOutcome:
+    """The jack of trumps: ``{"held_by", "won_by"}`` (``null`` is handled by the caller)."""
+    if type(value) is not dict and not isinstance(value, Mapping):
+        raise InvalidHand("wrong_type", join_path(path, "jack"),
                           f"jack must be null or an object with held_by and won_by, not {describe(value)}")
-    for key in value:
-        if key != "held_by" and key != "won_by":
-            raise InvalidHand("unknown_field", join_path(where, short_key(key)),
-                              f"{describe(key)} is not a field of jack (held_by, won_by)")
-    return JackOutcome(_read_side(value, "held_by", where, sides), _read_side(value, "won_by", where, sides))
+    held_by = value.get("held_by", _MISSING)
+    won_by = value.get("won_by", _MISSING)
+    if len(value) != (held_by is not _MISSING) + (won_by is not _MISSING):
+        for key in value:
+            if key != "held_by" and key != "won_by":
+                raise InvalidHand("unknown_field", f"{join_path(path, 'jack')}.{short_key(key)}",
+                                  f"{describe(key)} is not a field of jack (held_by, won_by)")
+    if type(held_by) is not int or not 0 <= held_by < sides:
+        _bad_side(held_by, f"{join_path(path, 'jack')}.held_by", sides)
+    if type(won_by) is not int or not 0 <= won_by < sides:
+        _bad_side(won_by, f"{join_path(path, 'jack')}.won_by", sides)
+    return jack_outcome(held_by, won_by)
 
 
-def _read_game(raw: Mapping[str, Any], path: str, sides: int) -> tuple[int, ...] | None:
-    value = raw.get("game", _MISSING)
-    if value is _MISSING:
-        return None
-    where = join_path(path, "game")
+def _read_game(value: Any, path: str, sides: int) -> tuple[int, ...]:
+    """Game: the card points in each side's lift."""
     if type(value) is not list or len(value) != sides:
-        raise InvalidHand("bad_game", where,
-                          f"game must list the card points of each of the {sides} sides' lift, "
-                          f"not {describe(value)}" + (f" of {len(value)}" if type(value) is list else ""))
+        of = f" of {len(value)}" if type(value) is list else ""
+        raise InvalidHand("bad_game", join_path(path, "game"),
+                          f"game must list the card points in the lift of each of the {sides} sides, "
+                          f"not {describe(value)}{of}")
     for i, points in enumerate(value):
         if type(points) is not int or points < 0:
-            raise InvalidHand("bad_game", f"{where}[{i}]",
+            raise InvalidHand("bad_game", f"{join_path(path, 'game')}[{i}]",
                               f"Card points are a whole number of at least 0, not {describe(points)}")
     return tuple(value)
 
 
-def _read_penalties(raw: Mapping[str, Any], path: str, sides: int) -> tuple[Penalty, ...]:
-    value = raw.get("penalties", _MISSING)
-    if value is _MISSING:
-        return ()
+def _read_penalties(value: Any, path: str, sides: int) -> tuple[Penalty, ...]:
+    """The penalties, in the order they happened: ``[{"kind", "side"}, ...]``."""
     where = join_path(path, "penalties")
     if type(value) is not list:
         raise InvalidHand("wrong_type", where, f"penalties must be a list, not {describe(value)}")
     penalties = []
     for i, item in enumerate(value):
         at = f"{where}[{i}]"
-        if not isinstance(item, Mapping):
+        if type(item) is not dict and not isinstance(item, Mapping):
             raise InvalidHand("wrong_type", at, f"A penalty must be an object with kind and side, not {describe(item)}")
         for key in item:
             if key != "kind" and key != "side":
@@ -437,7 +459,10 @@ def _read_penalties(raw: Mapping[str, Any], path: str, sides: int) -> tuple[Pena
         if kind is None:
             raise InvalidHand("unknown_penalty", join_path(at, "kind"),
                               f"{describe(text)} is not a penalty: revoke, trump_revoke or undertrump")
-        penalties.append(Penalty(kind, _read_side(item, "side", at, sides)))
+        side = item.get("side", _MISSING)
+        if type(side) is not int or not 0 <= side < sides:
+            _bad_side(side, join_path(at, "side"), sides)
+        penalties.append(penalty(kind, side))
     return tuple(penalties)
 
 
@@ -450,56 +475,45 @@ def _cross_check(rules: RuleSet, hand: Hand, path: str) -> None:
     low_dealt = rules.low == "dealt"
 
     # High and Low: both or neither; trumps in play; Low not above High; one card, one side
-    if (high is None) is not (low is None):
-        missing, given = ("high", "low") if high is None else ("low", "high")
-        raise InvalidHand("high_without_low", join_path(path, missing),
-                          f"{missing} is null but {given} is given: both are null when no trump was dealt, "
-                          "otherwise both are given")
-    high_card = high.card if high is not None else None
-    low_card = low.card if low is not None else None
-    for name, card in (("high", high_card), ("low", low_card)):
-        if card is None:
-            continue
-        if card in kicks:
-            raise InvalidHand("card_was_kicked", f"{join_path(path, name)}.card",
-                              f"{card} was kicked: a kicked card is out of play, never High or Low")
-        if card.suit is not trump:
-            raise InvalidHand("not_trump", f"{join_path(path, name)}.card",
-                              f"{card} cannot be {name.capitalize()}: trump is {trump.name.lower()} ({trump})")
-    if high_card is not None and low_card is not None:
-        if low_card.rank > high_card.rank:
-            raise InvalidHand("low_above_high", f"{join_path(path, 'low')}.card",
-                              f"{low_card} cannot be Low: it is above the High card {high_card}")
-        if low_dealt and low_card is high_card and high is not None and low is not None and high.side != low.side:
-            raise InvalidHand("high_low_sides_differ", f"{join_path(path, 'low')}.side",
-                              f"{high_card} is both High and Low, the only trump in play, so one side was dealt "
-                              f"it and scores both: not side {high.side} for High and side {low.side} for Low")
+    if high is None or low is None:
+        if high is not low:
+            missing, given = ("high", "low") if high is None else ("low", "high")
+            raise InvalidHand("high_without_low", join_path(path, missing),
+                              f"{missing} is null but {given} is given: both are null when no trump was dealt, "
+                              "otherwise both are given")
+        high_card = low_card = None
+    else:
+        high_card = high.card
+        low_card = low.card
+        if high_card is not None:
+            _check_in_play(high_card, "High", trump, kicks, path, "high")
+        if low_card is not None:
+            _check_in_play(low_card, "Low", trump, kicks, path, "low")
+            if high_card is not None:
+                if low_card.rank > high_card.rank:
+                    raise InvalidHand("low_above_high", f"{join_path(path, 'low')}.card",
+                                      f"{low_card} cannot be Low: it is above the High card {high_card}")
+                if low_card is high_card and low_dealt and high.side != low.side:
+                    raise InvalidHand("high_low_sides_differ", f"{join_path(path, 'low')}.side",
+                                      f"{high_card} is both High and Low, the only trump in play, so one side was "
+                                      f"dealt it and scores both: not side {high.side} for High and side "
+                                      f"{low.side} for Low")
 
     # The jack of trumps
-    trump_jack = Card(Rank.JACK, trump)
+    trump_jack = _TRUMP_JACK[trump]
     if jack is not None:
         if high is None:
             raise InvalidHand("jack_without_trump", join_path(path, "jack"),
                               "High and Low are null, so no trump was dealt: jack must be null too")
-        if trump_jack in kicks:
+        if kicks[-1] is trump_jack:
             raise InvalidHand("jack_kicked", join_path(path, "jack"),
                               f"{trump_jack} was kicked, so it is out of play: jack must be null")
-    for name, award in (("high", high), ("low", low)):
-        if award is None or award.card is not trump_jack:
-            continue
-        if jack is None:
-            raise InvalidHand("jack_missing", join_path(path, "jack"),
-                              f"{name.capitalize()} is the jack of trumps {trump_jack}, so the jack was dealt: "
-                              "jack cannot be null")
-        if name == "high" or low_dealt:
-            if jack.held_by != award.side:
-                raise InvalidHand("jack_holder_mismatch", f"{join_path(path, 'jack')}.held_by",
-                                  f"{name.capitalize()} is the jack {trump_jack}, dealt to side {award.side}: "
-                                  f"jack.held_by cannot be side {jack.held_by}")
-        elif jack.won_by != award.side:
-            raise InvalidHand("low_jack_capturer", f"{join_path(path, 'jack')}.won_by",
-                              f"Low is the jack {trump_jack}, captured by side {award.side} (Low goes to the side "
-                              f"that captures it under these rules): jack.won_by cannot be side {jack.won_by}")
+    if high_card is trump_jack:
+        assert high is not None
+        _check_jack_named(jack, high.side, "High", trump_jack, path, holder=True)
+    if low_card is trump_jack:
+        assert low is not None
+        _check_jack_named(jack, low.side, "Low", trump_jack, path, holder=low_dealt)
     if jack is not None:
         if high_card is not None and high_card.rank < Rank.JACK:
             raise InvalidHand("high_below_jack", f"{join_path(path, 'high')}.card",
@@ -511,7 +525,9 @@ def _cross_check(rules: RuleSet, hand: Hand, path: str) -> None:
                               "ranks below it")
 
     # Game: the card points of the lift
-    in_play = PACK_POINTS - sum(card.points for card in kicks)
+    in_play = PACK_POINTS
+    for card in kicks:
+        in_play -= card.points
     total = sum(game)
     if total > in_play:
         raise InvalidHand("game_points_too_many", join_path(path, "game"),
@@ -527,16 +543,47 @@ def _cross_check(rules: RuleSet, hand: Hand, path: str) -> None:
                           f"its lift cannot hold only {game[low.side]}")
 
     # Penalties
-    for i, penalty in enumerate(hand.penalties):
+    for i, offence in enumerate(hand.penalties):
+        kind = offence.kind
+        if kind == "revoke":
+            continue
         where = f"{join_path(path, 'penalties')}[{i}].kind"
-        kind = penalty.kind
         if kind == "undertrump" and rules.undertrump == "allowed":
             raise InvalidHand("undertrump_allowed", where,
                               "Undertrumping is allowed under these rules, so it is no penalty")
-        if kind != "revoke" and high is None:
+        if high is None:
             raise InvalidHand("penalty_without_trump", where,
                               f"No trump was dealt (High and Low are null), so there can be no {kind}")
         if kind == "trump_revoke" and high_card is not None and high_card.rank < Rank.TEN:
             raise InvalidHand("trump_revoke_without_top_trump", where,
                               f"A trump_revoke withholds one of the top five trumps (A K Q J 10), but the "
                               f"highest trump in play was {high_card}: this renege is a revoke")
+
+
+def _check_in_play(card: Card, title: str, trump: Suit, kicks: tuple[Card, ...], path: str, name: str) -> None:
+    """A High or Low card is a trump and was not kicked."""
+    if card in kicks:
+        raise InvalidHand("card_was_kicked", f"{join_path(path, name)}.card",
+                          f"{card} was kicked: a kicked card is out of play, never High or Low")
+    if card.suit is not trump:
+        raise InvalidHand("not_trump", f"{join_path(path, name)}.card",
+                          f"{card} cannot be {title}: trump is {trump.name.lower()} ({trump})")
+
+
+def _check_jack_named(
+    jack: JackOutcome | None, side: int, title: str, trump_jack: Card, path: str, *, holder: bool
+) -> None:
+    """High or Low is the jack of trumps: ``jack`` must say so, with the same side (the side it was
+    dealt to, or under ``low: captured`` for Low, the side that won it)."""
+    if jack is None:
+        raise InvalidHand("jack_missing", join_path(path, "jack"),
+                          f"{title} is the jack of trumps {trump_jack}, so the jack was in play: jack cannot be null")
+    if holder:
+        if jack.held_by != side:
+            raise InvalidHand("jack_holder_mismatch", f"{join_path(path, 'jack')}.held_by",
+                              f"{title} is the jack {trump_jack}, dealt to side {side}: jack.held_by cannot be "
+                              f"side {jack.held_by}")
+    elif jack.won_by != side:
+        raise InvalidHand("low_jack_capturer", f"{join_path(path, 'jack')}.won_by",
+                          f"Low is the jack {trump_jack}, captured by side {side} (under these rules Low goes to the "
+                          f"side that captures it): jack.won_by cannot be side {jack.won_by}")

@@ -21,7 +21,7 @@ from typing import Any, Final
 from .cards import CARD_TEXT, DECK, Card, Rank, Suit
 from .errors import InvalidHand, describe, join_path, short_key
 from .legal import renege_of
-from .model import Award, Hand, JackOutcome, Penalty, PenaltyKind
+from .model import Award, Hand, Penalty, PenaltyKind, award, jack_outcome, penalty
 from .rules import FIRST_DEAL, RuleSet
 from .tally import PLAY_FIELDS, PLAY_ONLY_FIELDS, read_header
 
@@ -242,7 +242,7 @@ def read_play_hand(
                 if suspect:
                     offence = _offence(rules, trump_suit, holder, seat, numbers, numbers.index(idx))
                     if offence is not None:
-                        penalties.append(Penalty(offence, side_of[seat]))
+                        penalties.append(penalty(offence, side_of[seat]))
                 if suit == trump and (top_suit != trump or idx < top):
                     top, top_suit, winner = idx, trump, seat
             elif idx < top and top_suit == lead:  # a lower card number is a higher rank
@@ -260,9 +260,9 @@ def read_play_hand(
     if high_idx < 0:
         high = low = None
     else:
-        high = Award(side_of[dealt[high_idx]], DECK[high_idx])
-        low = Award(low_won if rules.low == "captured" else side_of[dealt[low_idx]], DECK[low_idx])
-    jack = JackOutcome(side_of[jack_seat], jack_won) if jack_seat >= 0 else None
+        high = award(side_of[dealt[high_idx]], DECK[high_idx])
+        low = award(low_won if rules.low == "captured" else side_of[dealt[low_idx]], DECK[low_idx])
+    jack = jack_outcome(side_of[jack_seat], jack_won) if jack_seat >= 0 else None
     return Hand(header.dealer, False, header.abandoned, kicks, header.beg, high, low, jack, tuple(lift),
                 tuple(penalties), True, trump_suit)
 

@@ -1,0 +1,1 @@
+"""manage.py commands: ``demo`` (make run) and ``outbox_sweep`` (operations)."""

@@ -1,0 +1,117 @@
+"""Pairing: pure functions that draft rounds from plain data (no Django, no database).
+
+Like Tabbycat's draw generator, this package is fed plain frozen dataclasses and returns plain ones;
+the tournaments service turns rows into ``Entrant``/``History`` and stores the ``DraftRound``.
+
+* Swiss: ``pair_swiss(entrants, history, round_number=..., config=SwissConfig())``
+* Round robin: ``round_robin_round(ids, round_number)`` / ``round_robin(ids)`` (Berger tables)
+* Knockout: ``knockout_bracket(seeded_ids, third_place=...)``, ``bracket_state(bracket, winners)``
+* Club teams: ``default_lineup``, ``check_lineup``, ``team_match_boards``, ``team_match_outcome``
+* Board results: ``board_outcome(MatchFormat.first_to(2), (2, 1), knockout=True)``
+* Before publishing: ``rematch_outlook(ids, history_with_draft, rounds_remaining)``
+* Organiser edits: ``swap_entrants``, ``swap_tables``, ``flip_sides``, ``review_round``
+
+docs/pairing.md has the API with examples and the reasoning behind the weights.
+"""
+
+from .draft import flip_sides, review_round, swap_entrants, swap_tables
+from .feasibility import Outlook, RematchOutlook, rematch_outlook
+from .knockout import (
+    Bracket,
+    KnockoutMatch,
+    MatchState,
+    MatchStatus,
+    Slot,
+    Take,
+    bracket_state,
+    knockout_bracket,
+    placings,
+    ready_matches,
+    round_name,
+    seeding_order,
+)
+from .match_format import BoardOutcome, BoardStatus, MatchFormat, MatchKind, board_outcome
+from .round_robin import berger_round, round_robin, round_robin_round, round_robin_rounds
+from .swiss import SwissGraph, bye_candidates, candidate_window, pair_swiss, swiss_graph
+from .team import (
+    TeamBoard,
+    TeamMatchOutcome,
+    TeamMatchRule,
+    TeamRuleKind,
+    check_lineup,
+    default_lineup,
+    team_match_boards,
+    team_match_outcome,
+)
+from .types import (
+    ClubAvoidance,
+    DraftBoard,
+    DraftBye,
+    DraftRound,
+    Entrant,
+    GroupPairing,
+    History,
+    PairingCost,
+    PairingError,
+    PairingWarning,
+    PastBoard,
+    PastBye,
+    SwissConfig,
+)
+
+__all__ = [
+    "BoardOutcome",
+    "BoardStatus",
+    "Bracket",
+    "ClubAvoidance",
+    "DraftBoard",
+    "DraftBye",
+    "DraftRound",
+    "Entrant",
+    "GroupPairing",
+    "History",
+    "KnockoutMatch",
+    "MatchFormat",
+    "MatchKind",
+    "MatchState",
+    "MatchStatus",
+    "Outlook",
+    "PairingCost",
+    "PairingError",
+    "PairingWarning",
+    "PastBoard",
+    "PastBye",
+    "RematchOutlook",
+    "Slot",
+    "SwissConfig",
+    "SwissGraph",
+    "Take",
+    "TeamBoard",
+    "TeamMatchOutcome",
+    "TeamMatchRule",
+    "TeamRuleKind",
+    "berger_round",
+    "board_outcome",
+    "bracket_state",
+    "bye_candidates",
+    "candidate_window",
+    "check_lineup",
+    "default_lineup",
+    "flip_sides",
+    "knockout_bracket",
+    "pair_swiss",
+    "placings",
+    "ready_matches",
+    "rematch_outlook",
+    "review_round",
+    "round_name",
+    "round_robin",
+    "round_robin_round",
+    "round_robin_rounds",
+    "seeding_order",
+    "swap_entrants",
+    "swap_tables",
+    "swiss_graph",
+    "team_match_boards",
+    "team_match_outcome",
+]

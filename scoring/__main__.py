@@ -30,7 +30,7 @@ def _fail(error: InvalidHand, status: int = 2) -> int:
 def run_score(data: bytes) -> tuple[int, str]:
     """Score one document given as bytes: (exit status, JSON text to print)."""
     try:
-        text = data.decode("utf-8")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         return 2, _error_text("bad_json", f"The input is not UTF-8 text (byte {exc.start})")
     try:

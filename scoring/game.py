@@ -166,5 +166,5 @@ def check_score(rules: RuleSet, value: Any, path: str) -> tuple[int, ...]:
                               f"A score is a whole number of at least 0, not {describe(points)}")
         if points >= rules.target:
             raise InvalidHand("score_at_target", f"{path}[{i}]",
-                              f"Side {i} has {points}, already at the target {rules.target}: that game is over")
+                              f"Side {i} has {describe(points)}, already at the target {rules.target}: that game is over")
     return tuple(value)

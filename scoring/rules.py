@@ -60,6 +60,9 @@ class RuleSet:
     kick_value: dict[Rank, int] = dataclasses.field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        # one form per rule set, so that equal rules compare equal: highest rank first, no zeroes
+        kick_points = tuple(sorted(((r, p) for r, p in self.kick_points if p), key=lambda rp: -rp[0]))
+        object.__setattr__(self, "kick_points", kick_points)
         object.__setattr__(self, "sides", 2 if self.players == 4 else self.players)
         object.__setattr__(self, "max_runs", (PACK_SIZE - FIRST_DEAL * self.players - 1)
                            // (self.players * self.run_cards + 1))
@@ -91,6 +94,8 @@ class RuleSet:
         """Build a rule set from a preset name or an object of options over a preset."""
         if isinstance(spec, str):
             return _preset(spec, path)
+        if isinstance(spec, RuleSet):
+            return spec
         if not isinstance(spec, Mapping):
             raise InvalidHand("rules_type", path, "The rules must be a preset name or an object of options")
         try:

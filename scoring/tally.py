@@ -115,7 +115,7 @@ def _header_fields(
     players = rules.players
     if not 0 <= seat < players:
         raise InvalidHand("bad_seat", join_path(path, "dealer"),
-                          f"Seat {seat} does not exist: with {players} players the seats are 0 to {players - 1}")
+                          f"Seat {describe(seat)} does not exist: with {players} players the seats are 0 to {players - 1}")
     if dealer is not None and seat != dealer:
         raise InvalidHand("wrong_dealer", join_path(path, "dealer"),
                           f"Seat {dealer} deals this hand, not seat {seat}")
@@ -402,7 +402,7 @@ def _bad_side(side: Any, where: str, sides: int) -> NoReturn:
         raise InvalidHand("missing_field", where, f"{name} is missing")
     if type(side) is not int:
         raise InvalidHand("wrong_type", where, f"{name} must be a side number, not {describe(side)}")
-    raise InvalidHand("bad_side", where, f"Side {side} does not exist: the sides are 0 to {sides - 1}")
+    raise InvalidHand("bad_side", where, f"Side {describe(side)} does not exist: the sides are 0 to {sides - 1}")
 
 
 def _read_jack(value: Any, path: str, sides: int) -> JackOutcome:
@@ -531,7 +531,7 @@ def _cross_check(rules: RuleSet, hand: Hand, path: str) -> None:
     total = sum(game)
     if total > in_play:
         raise InvalidHand("game_points_too_many", join_path(path, "game"),
-                          f"The lifts hold {total} card points, but the cards in play hold at most {in_play} "
+                          f"The lifts hold {describe(total)} card points, but the cards in play hold at most {in_play} "
                           f"(80 in the pack, less this deal's kicks)")
     if jack is not None and game[jack.won_by] == 0:
         raise InvalidHand("jack_winner_no_points", f"{join_path(path, 'game')}[{jack.won_by}]",

@@ -229,7 +229,8 @@ def read_play_hand(
         points = 0
         for idx, seat in zip(numbers, seats, strict=True):
             if holder[idx] != seat:
-                raise _not_held(numbers, seats, t, dealt, holder, f"{path}.tricks[{t}]")
+                i = seats.index(seat)
+                raise _not_held(idx, seat, i, t, dealt, holder, f"{path}.tricks[{t}][{i}]")
             suit = suit_of[idx]
             if suit != lead:
                 # off the suit led: legal unless the seat held a card it had to play
@@ -385,12 +386,9 @@ def _whose(idx: int, seat: int, dealt: list[int], holder: list[int]) -> str:
     return "it was played already"
 
 
-def _not_held(numbers: list[int], seats: list[int], t: int, dealt: list[int], holder: list[int],
-              where: str) -> InvalidHand:
-    """The error for the first card of a trick that its seat does not hold in its turn."""
-    i = next(i for i, idx in enumerate(numbers) if holder[idx] != seats[i])
-    idx, seat, card = numbers[i], seats[i], DECK[numbers[i]]
-    where = f"{where}[{i}]"
+def _not_held(idx: int, seat: int, i: int, t: int, dealt: list[int], holder: list[int], where: str) -> InvalidHand:
+    """The error for card ``idx``, played ``i``-th in trick ``t`` by ``seat``, which does not hold it."""
+    card = DECK[idx]
     owner = holder[idx]
     if i == 0 and owner >= 0:
         who = "the beggar" if t == 0 else f"the winner of trick {t}"

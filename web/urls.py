@@ -49,6 +49,7 @@ urlpatterns = [
     path("", public.home, name="home"),
     path("t/<slug:slug>/", include(tournament_patterns)),
     path("tablet/", tablet.tablet, name="tablet"),
+    path("tablet/pair/", tablet.pair, name="tablet_pair_form"),
     path("tablet/pair/<str:code>", tablet.pair, name="tablet_pair"),
     path("console/", include(console_patterns)),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),

@@ -33,3 +33,12 @@ def index(sequence: object, i: int) -> object:
         return sequence[i]  # type: ignore[index]
     except (IndexError, KeyError, TypeError):
         return ""
+
+
+@register.filter
+def reading(line: object) -> str:
+    """A chalk line as one sentence: ``Kick 6♦ +2 to A; High A; Low B; Hang jack B +3; Game A: 9-7``."""
+    from web.chalk import ChalkLine
+    from web.chalk import reading as read
+
+    return read(line) if isinstance(line, ChalkLine) else ""

@@ -1,12 +1,401 @@
-"""The organisers' console (work in progress)."""
+"""The organisers' console: run rounds, watch every board live, confirm or correct games, tablets, print, CSV.
+
+Session login (Django's auth views at /accounts/login/) as staff or a user with a TournamentRole; every
+view checks the role on the tournament it touches. Every change calls a tournament service (never a
+model write here); a refused action shows the service's sentence. Every form is a POST with CSRF.
+Console pages are never gzipped (they carry CSRF tokens).
+"""
+
 from __future__ import annotations
 
-from django.http import HttpResponse
+import csv
+import json
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count, Q
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_POST
+
+from tournaments import services
+from tournaments.models import Board, Device, Game, Hand, Round, Tournament
+from tournaments.services.errors import DomainError
+from web import selectors
+from web.permissions import organised_tournaments, organiser_tournament
+from web.qr import qr_svg
+
+ATTENTION = ("disputed", "awaiting_confirmation")
 
 
-def _todo(*args, **kwargs):  # type: ignore[no-untyped-def]
-    return HttpResponse("todo")
+def _fail(request: HttpRequest, exc: DomainError) -> None:
+    text = exc.message
+    if exc.fields:
+        text += " " + "; ".join(f"{k}: {v}" for k, v in exc.fields.items() if v != exc.message)
+    messages.error(request, text.strip())
 
 
-index = tournament = tournament_live = round_action = board = board_action = devices = pairing_codes = _todo
-revoke_device = print_pairings = print_standings = print_scoresheets = export_standings = export_results = _todo
+def _run(request: HttpRequest, success: str, call: Callable[[], Any]) -> Any:
+    """Call one service; report its success or its refusal as a message."""
+    try:
+        result = call()
+    except DomainError as exc:
+        _fail(request, exc)
+        return None
+    except NotImplementedError:
+        messages.error(request, "This action is not available yet on this server.")
+        return None
+    messages.success(request, success)
+    return result
+
+
+def _console_round(tournament: Tournament) -> Round | None:
+    """The round the organiser works on: the newest that is not closed, else the last one."""
+    rounds = list(tournament.rounds.order_by("number"))
+    open_rounds = [r for r in rounds if r.status != Round.Status.CLOSED]
+    return open_rounds[0] if open_rounds else (rounds[-1] if rounds else None)
+
+
+@login_required
+@never_cache
+def index(request: HttpRequest) -> HttpResponse:
+    tournaments = list(organised_tournaments(request.user).order_by("-starts_on", "name"))
+    return render(request, "console/index.html", {"tournaments": tournaments})
+
+
+def _dashboard_context(request: HttpRequest, slug: str) -> dict[str, Any]:
+    tournament = organiser_tournament(request.user, slug)
+    rounds = list(tournament.rounds.order_by("number"))
+    current = _console_round(tournament)
+    boards = selectors.round_boards(current) if current else []
+    attention = [b for b in boards if b.status in ATTENTION or b.help_called]
+    counts: dict[str, int] = {}
+    for b in boards:
+        if not b.is_bye:
+            counts[b.status_label] = counts.get(b.status_label, 0) + 1
+    return {
+        "tournament": tournament, "rounds": rounds, "current": current, "boards": boards,
+        "attention": attention, "counts": sorted(counts.items()),
+        "help_count": sum(1 for b in boards if b.help_called),
+        "next_number": (max((r.number for r in rounds), default=0) + 1),
+        "all_closed": all(r.status == Round.Status.CLOSED for r in rounds),
+    }
+
+
+@login_required
+@never_cache
+def tournament(request: HttpRequest, slug: str) -> HttpResponse:
+    return render(request, "console/tournament.html", _dashboard_context(request, slug))
+
+
+@login_required
+@never_cache
+def tournament_live(request: HttpRequest, slug: str) -> HttpResponse:
+    return render(request, "console/_boards.html", _dashboard_context(request, slug))
+
+
+def _draft_round(tournament: Tournament, user: Any) -> Round:
+    """Create the next round and pair it (Swiss, round robin or knockout, as the tournament says)."""
+    round_ = services.round_create(tournament=tournament)
+    pair = getattr(services, "round_pair", None)
+    if pair is not None:
+        pair(round=round_, user=user)
+    else:  # the stand-in pairing until the pairing service lands
+        services.round_pair_rotation(round_)
+    return round_
+
+
+@login_required
+@require_POST
+def round_action(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    tournament = organiser_tournament(request.user, slug)
+    action = request.POST.get("action", "")
+    user = request.user
+    back = HttpResponseRedirect(reverse("web:console_tournament", args=[slug]))
+    if action == "draft":
+        if tournament.rounds.filter(number=number).exists():
+            messages.error(request, f"Round {number} already exists.")
+            return back
+        _run(request, f"Round {number} paired. Check the draft, then publish it.", lambda: _draft_round(tournament, user))
+        return back
+    try:
+        round_ = tournament.rounds.get(number=number)
+    except Round.DoesNotExist:
+        raise Http404("No such round") from None
+    if action == "publish":
+        _run(request, f"Round {number} published: tablets and the public see it.",
+             lambda: services.round_publish(round=round_, user=user))
+    elif action == "start":
+        _run(request, f"Round {number} is in play.", lambda: services.round_start_play(round=round_, user=user))
+    elif action == "publish_start":
+        def publish_and_start() -> Round:
+            r = services.round_publish(round=round_, user=user)
+            return services.round_start_play(round=r, user=user)
+        _run(request, f"Round {number} published and in play.", publish_and_start)
+    elif action == "confirm_all":
+        n = _run(request, f"Round {number}: remaining finished games confirmed.",
+                 lambda: services.round_confirm_all(round=round_, user=user))
+        if isinstance(n, int):
+            messages.info(request, f"{n} game{'s' if n != 1 else ''} confirmed.")
+    elif action == "close":
+        confirm = request.POST.get("confirm_remaining") == "on"
+        _run(request, f"Round {number} closed.",
+             lambda: services.round_close(round=round_, user=user, confirm_remaining=confirm))
+    else:
+        messages.error(request, "Unknown action.")
+    return back
+
+
+def _board_for(tournament: Tournament, board_id: int) -> Board:
+    try:
+        return Board.objects.select_related(
+            "round", "pair_a__pair__player_1", "pair_a__pair__player_2", "pair_a__pair__club",
+            "pair_b__pair__player_1", "pair_b__pair__player_2", "pair_b__pair__club",
+        ).get(id=board_id, round__tournament=tournament)
+    except Board.DoesNotExist:
+        raise Http404("No such board") from None
+
+
+@login_required
+@never_cache
+def board(request: HttpRequest, slug: str, board_id: int) -> HttpResponse:
+    tournament = organiser_tournament(request.user, slug)
+    b = _board_for(tournament, board_id)
+    entries = {b.pair_a_id: b.pair_a, **({b.pair_b_id: b.pair_b} if b.pair_b else {})}
+    games = selectors.board_scorecard(b)
+    hands = {
+        h.id: h for h in Hand.objects.filter(game__board=b, status=Hand.Status.ACTIVE).select_related("game")
+    }
+    for card in games:
+        for line in card.lines:
+            match = next((h for h in hands.values() if h.game_id == card.game.id and h.number == line.number), None)
+            line.hand_id = match.id if match else None  # type: ignore[attr-defined]
+            line.record_json = json.dumps(match.record, indent=1) if match else ""  # type: ignore[attr-defined]
+    return render(request, "console/board.html", {
+        "tournament": tournament, "board": b, "summary": selectors.summarise(b, entries), "games": games,
+    })
+
+
+@login_required
+@require_POST
+def board_action(request: HttpRequest, slug: str, board_id: int) -> HttpResponse:
+    tournament = organiser_tournament(request.user, slug)
+    b = _board_for(tournament, board_id)
+    user = request.user
+    action = request.POST.get("action", "")
+    back = HttpResponseRedirect(reverse("web:console_board", args=[slug, b.id]))
+    if action == "clear_help":
+        _run(request, "Help call answered.", lambda: services.board_help_clear(board=b, user=user))
+        return back
+    if action == "confirm_game":
+        game = _game_of(b, request.POST.get("game"))
+        _run(request, f"Game {game.number} confirmed by the organiser.",
+             lambda: services.game_confirm(game=game, party="organiser", agrees=True, user=user))
+        return back
+    hand = _hand_of(b, request.POST.get("hand"))
+    try:
+        version = int(request.POST.get("version", ""))
+    except ValueError:
+        version = None
+    if action == "void_hand":
+        _run(request, f"Hand {hand.number} of game {hand.game.number} voided.",
+             lambda: services.hand_void(hand=hand, user=user, expected_version=version))
+    elif action == "correct_hand":
+        try:
+            record = json.loads(request.POST.get("record", ""))
+        except json.JSONDecodeError as exc:
+            messages.error(request, f"The corrected hand is not valid JSON: {exc.msg} (line {exc.lineno}).")
+            return back
+        _run(request, f"Hand {hand.number} of game {hand.game.number} corrected.",
+             lambda: services.hand_correct(hand=hand, record=record, expected_version=version, user=user))
+    else:
+        messages.error(request, "Unknown action.")
+    return back
+
+
+def _game_of(board: Board, game_id: str | None) -> Game:
+    try:
+        return board.games.get(id=int(game_id or ""))
+    except (ValueError, Game.DoesNotExist):
+        raise Http404("No such game") from None
+
+
+def _hand_of(board: Board, hand_id: str | None) -> Hand:
+    try:
+        return Hand.objects.select_related("game").get(id=int(hand_id or ""), game__board=board)
+    except (ValueError, Hand.DoesNotExist):
+        raise Http404("No such hand") from None
+
+
+# ---- tablets -----------------------------------------------------------------------------------
+
+
+def _tables(tournament: Tournament) -> list[int]:
+    current = _console_round(tournament)
+    tables = []
+    if current:
+        tables = sorted(t for t in current.boards.values_list("table", flat=True) if t)
+    if not tables:
+        n = tournament.entries.filter(withdrawn=False).count() // 2
+        tables = list(range(1, n + 1))
+    return tables
+
+
+@login_required
+@never_cache
+def devices(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = organiser_tournament(request.user, slug)
+    rows = Device.objects.filter(tournament=tournament).order_by("table", "-paired_at")
+    return render(request, "console/devices.html", {
+        "tournament": tournament, "devices": rows, "tables": _tables(tournament),
+    })
+
+
+def _parse_tables(text: str) -> list[int]:
+    """``1-4, 7`` -> [1, 2, 3, 4, 7]."""
+    out: list[int] = []
+    for part in text.replace(" ", "").split(","):
+        if not part:
+            continue
+        if "-" in part:
+            lo, hi = part.split("-", 1)
+            out.extend(range(int(lo), int(hi) + 1))
+        else:
+            out.append(int(part))
+    return sorted(set(out))
+
+
+@login_required
+@require_POST
+@never_cache
+def pairing_codes(request: HttpRequest, slug: str) -> HttpResponse:
+    """Fresh single-use codes for the tables asked for, as a printable sheet with QR codes."""
+    from tournaments.services.devices import pairing_code_create
+
+    tournament = organiser_tournament(request.user, slug)
+    try:
+        tables = _parse_tables(request.POST.get("tables", ""))
+    except ValueError:
+        tables = []
+    if not tables or len(tables) > 200:
+        messages.error(request, "Give table numbers like 1-8 or 1, 3, 5 (at most 200).")
+        return HttpResponseRedirect(reverse("web:console_devices", args=[slug]))
+    codes = []
+    for table in tables:
+        try:
+            code, clear = pairing_code_create(tournament=tournament, table=table, user=request.user)
+        except DomainError as exc:
+            _fail(request, exc)
+            return HttpResponseRedirect(reverse("web:console_devices", args=[slug]))
+        link = request.build_absolute_uri(reverse("web:tablet_pair", args=[clear]))
+        codes.append({"table": table, "code": clear, "link": link, "expires_at": code.expires_at, "qr": qr_svg(link)})
+    response = render(request, "console/pairing_codes.html", {"tournament": tournament, "codes": codes})
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@login_required
+@require_POST
+def revoke_device(request: HttpRequest, slug: str, device_id: int) -> HttpResponse:
+    from tournaments.services.devices import device_revoke
+
+    tournament = organiser_tournament(request.user, slug)
+    try:
+        device = Device.objects.get(id=device_id, tournament=tournament)
+    except Device.DoesNotExist:
+        raise Http404("No such device") from None
+    _run(request, f"Tablet for table {device.table} revoked.", lambda: device_revoke(device=device, user=request.user))
+    return HttpResponseRedirect(reverse("web:console_devices", args=[slug]))
+
+
+# ---- print and export --------------------------------------------------------------------------
+
+
+def _round_or_404(tournament: Tournament, number: int) -> Round:
+    try:
+        return tournament.rounds.get(number=number)
+    except Round.DoesNotExist:
+        raise Http404("No such round") from None
+
+
+@login_required
+def print_pairings(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    tournament = organiser_tournament(request.user, slug)
+    round_ = _round_or_404(tournament, number)
+    return render(request, "console/print_pairings.html", {
+        "tournament": tournament, "round": round_, "boards": selectors.round_boards(round_),
+    })
+
+
+@login_required
+def print_standings(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = organiser_tournament(request.user, slug)
+    return render(request, "console/print_standings.html", {
+        "tournament": tournament, "standings": selectors.standings(tournament), "printed_at": timezone.now(),
+    })
+
+
+@login_required
+def print_scoresheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """One sheet per table: the pairs, the seats, and the hands recorded so far plus blank lines."""
+    tournament = organiser_tournament(request.user, slug)
+    round_ = _round_or_404(tournament, number)
+    sheets = []
+    for summary in selectors.round_boards(round_):
+        if summary.is_bye:
+            continue
+        games = selectors.board_scorecard(summary.board)
+        sheets.append({"summary": summary, "games": games, "blank": range(max(0, 12 - sum(len(g.lines) for g in games)))})
+    return render(request, "console/print_scoresheets.html", {"tournament": tournament, "round": round_, "sheets": sheets})
+
+
+def _csv_response(filename: str) -> tuple[HttpResponse, Any]:
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response.write("\ufeff")  # so spreadsheet programs read UTF-8 (names with accents, ♦)
+    return response, csv.writer(response)
+
+
+@login_required
+def export_standings(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = organiser_tournament(request.user, slug)
+    table = selectors.standings(tournament)
+    response, writer = _csv_response(f"{tournament.slug}-standings.csv")
+    writer.writerow(["rank", "pair", "players", "club", *[key for key, _, _ in table.columns]])
+    for row in table.rows:
+        players = selectors.entry_players(row.entry) if row.entry else ""
+        writer.writerow([row.rank, row.name, players, row.club, *row.values])
+    return response
+
+
+@login_required
+def export_results(request: HttpRequest, slug: str) -> HttpResponse:
+    """One line per game (voided games left out): round, table, pairs, score, winner, confirmation."""
+    tournament = organiser_tournament(request.user, slug)
+    response, writer = _csv_response(f"{tournament.slug}-results.csv")
+    writer.writerow([
+        "round", "table", "pair_a", "pair_b", "game", "score_a", "score_b", "winner", "status", "confirmed",
+        "hands", "board_status", "board_winner",
+    ])
+    games = (
+        Game.objects.filter(board__round__tournament=tournament)
+        .exclude(status=Game.Status.VOIDED)
+        .select_related("board__round", "board__pair_a__pair", "board__pair_b__pair")
+        .annotate(hands_n=Count("hands", filter=Q(hands__status=Hand.Status.ACTIVE)))
+        .order_by("board__round__number", "board__table", "number")
+    )
+    for g in games:
+        b = g.board
+        score = list(g.score or [0, 0]) + [0, 0]
+        writer.writerow([
+            b.round.number, b.table or "", b.pair_a.pair.display_name, b.pair_b.pair.display_name if b.pair_b else "",
+            g.number, score[0], score[1], "AB"[g.winner] if g.winner in (0, 1) else "", g.status,
+            "yes" if g.confirmed else "no", g.hands_n or 0, b.status,
+            "AB"[b.winner] if b.winner in (0, 1) else ("draw" if b.is_draw else ""),
+        ])
+    return response

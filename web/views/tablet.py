@@ -13,7 +13,7 @@ from django.views.decorators.cache import never_cache
 
 
 @never_cache
-def pair(request: HttpRequest, code: str) -> HttpResponse:
+def pair(request: HttpRequest, code: str = "") -> HttpResponse:
     response = render(request, "tablet/pair.html", {})
     # The code is in this page's address: never send it on as a Referer, not even to our own static files.
     response["Referrer-Policy"] = "no-referrer"

@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from .cards import DECK, Card
+from .game import check_score
 from .legal import legal_cards, renege_of, trick_winner
 from .model import Hand, HandResult, Penalty
 from .play import hand_to_tally, read_play_hand
@@ -106,14 +107,17 @@ def simulate_game(
     misdeal_rate: float = 0.0,
     max_hands: int = 1000,
 ) -> SimulatedGame:
-    """Deal and play one whole game from ``score`` (default all zeros) until a side wins."""
+    """Deal and play one whole game from ``score`` (default all zeros) until a side wins.
+
+    ``rules`` is a preset name, an options object (kept as given in ``rules_spec``) or a ``RuleSet``.
+    A score the rules refuse raises ``InvalidHand``; ``max_hands`` only guards rule sets where nobody
+    can ever score.
+    """
     ruleset = _ruleset(rules)
     spec: str | dict[str, Any] = (
         rules.to_dict() if isinstance(rules, RuleSet) else rules if isinstance(rules, str) else dict(rules)
     )
-    start = tuple(score) if score is not None else (0,) * ruleset.sides
-    if len(start) != ruleset.sides:
-        raise ValueError(f"score needs one number per side ({ruleset.sides})")
+    start = check_score(ruleset, list(score), "score") if score is not None else (0,) * ruleset.sides
     if not 0 <= first_dealer < ruleset.players:
         raise ValueError(f"first_dealer must be a seat from 0 to {ruleset.players - 1}")
     rng = random.Random(seed)
@@ -270,6 +274,8 @@ def _cut_at_winner(rules: RuleSet, play: dict[str, Any], result: HandResult) -> 
                     if d:
                         record["abandoned"] = deals[:d]
                     record["kicks"] = kicks[:k + 1]
+                    if k:  # the beggar begged and the dealer ran before this kick
+                        record["beg"] = "run"
                     return record
     raise AssertionError("the winning kick is one of the kicks")  # pragma: no cover
 

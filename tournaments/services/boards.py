@@ -60,16 +60,16 @@ def match_outcome(
       where one more game decides (DECISIONS.md).
     - ``race``: a board of a ``first_to_total`` team match: it plays until the team match is decided.
     When time is called (the round closed) an undecided match goes to the pair with more bullseyes, level
-    is a draw, but a knockout match stays undecided.
+    is a draw (Swiss, round robin); a knockout match stays undecided until play decides it.
     """
     kind = match_format.get("kind", "first_to")
     n = int(match_format.get("n", 2))
     wins = [0, 0]
 
     def called(counted: int) -> MatchOutcome:
-        leader = _leader(wins)
-        if leader is None and knockout:
+        if knockout:  # a knockout match is decided by play only: its round waits for it
             return MatchOutcome(False, None, False, counted, False)
+        leader = _leader(wins)
         return MatchOutcome(True, leader, leader is None, counted, False)
 
     if kind == "race":

@@ -1,0 +1,45 @@
+"""Ranking: standings from confirmed board results, by a configurable list of tie-breaks (no Django).
+
+* ``compute_standings(entrant_ids, board_results, byes, RankingConfig(tie_breaks=[...]))``: one
+  batched recomputation; ties share a rank (1, 2, 2, 4).
+* ``club_standings(pair_standings, club_of)``: clubs from their pairs.
+* ``team_match_result(...)``: a team match as one club-level result, to rank clubs with
+  ``compute_standings``.
+
+docs/pairing.md describes the tie-breaks and the bye's score.
+"""
+
+from .clubs import club_standings, team_match_result
+from .standings import compute_standings
+from .types import (
+    DEFAULT_TIE_BREAKS,
+    BoardResult,
+    ByePolicy,
+    ByeRecord,
+    ByeResult,
+    ByeStats,
+    RankingConfig,
+    RankingError,
+    StandingRow,
+    Standings,
+    TieBreak,
+    parse_tie_breaks,
+)
+
+__all__ = [
+    "DEFAULT_TIE_BREAKS",
+    "BoardResult",
+    "ByePolicy",
+    "ByeRecord",
+    "ByeResult",
+    "ByeStats",
+    "RankingConfig",
+    "RankingError",
+    "StandingRow",
+    "Standings",
+    "TieBreak",
+    "club_standings",
+    "compute_standings",
+    "parse_tie_breaks",
+    "team_match_result",
+]

@@ -1,0 +1,245 @@
+"""Standings in one batched pass over the board results, ranked by an ordered list of tie-breaks.
+
+Totals are summed per entrant in one loop (integers; a bye's averaged figures are exact fractions),
+then the field is split group by group: everyone starts tied, and each tie-break in turn splits the
+groups still tied. Whatever stays tied after the last one shares a rank (1, 2, 2, 4). Head-to-head is
+the one criterion that depends on the group: the match points its members took from each other,
+used only when every two of them have met on a decided board.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from fractions import Fraction
+
+from .types import (
+    BoardResult,
+    ByeRecord,
+    ByeResult,
+    ByeStats,
+    RankingConfig,
+    RankingError,
+    StandingRow,
+    Standings,
+    TieBreak,
+)
+
+DEFAULT_RANKING = RankingConfig()
+
+_STATS = 6  # bullseyes won, lost, chalks for, against, hang jacks for, against
+
+
+def _round_bye_figures(boards: list[BoardResult]) -> tuple[Fraction, ...]:
+    """What a bye adds in a round: the average pair's figures, capped at the average winner's."""
+    decided = [b for b in boards if b.decided]
+    if not decided:
+        return (Fraction(0),) * _STATS
+    per_pair = 2 * len(decided)
+    avg_bulls = Fraction(sum(b.bullseyes[0] + b.bullseyes[1] for b in decided), per_pair)
+    avg_chalks = Fraction(sum(b.chalks[0] + b.chalks[1] for b in decided), per_pair)
+    avg_hang = Fraction(sum(b.hang_jacks[0] + b.hang_jacks[1] for b in decided), per_pair)
+    averages = (avg_bulls, avg_bulls, avg_chalks, avg_chalks, avg_hang, avg_hang)
+    won = [(b, b.winner) for b in decided if b.winner is not None]
+    if not won:
+        return averages
+    count = len(won)
+    winner = (
+        Fraction(sum(b.bullseyes[w] for b, w in won), count),
+        Fraction(sum(b.bullseyes[1 - w] for b, w in won), count),
+        Fraction(sum(b.chalks[w] for b, w in won), count),
+        Fraction(sum(b.chalks[1 - w] for b, w in won), count),
+        Fraction(sum(b.hang_jacks[w] for b, w in won), count),
+        Fraction(sum(b.hang_jacks[1 - w] for b, w in won), count),
+    )
+    # "For" figures no higher than a winner's, "against" figures no lower.
+    return tuple(
+        min(avg, cap) if k % 2 == 0 else max(avg, cap)
+        for k, (avg, cap) in enumerate(zip(averages, winner, strict=True))
+    )
+
+
+def compute_standings(
+    entrants: Sequence[int],
+    boards: Iterable[BoardResult],
+    byes: Iterable[ByeRecord] = (),
+    config: RankingConfig = DEFAULT_RANKING,
+) -> Standings:
+    """Rank ``entrants`` from their board results and byes.
+
+    ``entrants`` fixes the order inside a shared rank (give them by seed); every board and bye must
+    name entrants from it.
+    """
+    index: dict[int, int] = {}
+    for i, e in enumerate(entrants):
+        if e in index:
+            raise RankingError("duplicate_entrant", f"entrant {e} is listed twice")
+        index[e] = i
+    n = len(entrants)
+    win_pts, draw_pts, loss_pts = config.points
+    played = [0] * n
+    wins = [0] * n
+    draws = [0] * n
+    losses = [0] * n
+    points = [0] * n
+    stats = [[0] * n for _ in range(_STATS)]
+    bw, bl, cf, ca, hf, ha = stats
+    opponents: list[list[int]] = [[] for _ in range(n)]
+    h2h: dict[tuple[int, int], int] = {}  # (i, j) -> match points i took from j on decided boards
+    by_round: dict[int, list[BoardResult]] = {}
+    for board in boards:
+        a, b = index.get(board.side0), index.get(board.side1)
+        if a is None or b is None:
+            who = board.side0 if a is None else board.side1
+            raise RankingError("unknown_entrant", f"round {board.round_number} names {who}, not in the field")
+        if a == b:
+            raise RankingError("self_board", f"round {board.round_number}: {board.side0} faces itself")
+        b0, b1 = board.bullseyes
+        bw[a] += b0
+        bl[a] += b1
+        bw[b] += b1
+        bl[b] += b0
+        c0, c1 = board.chalks
+        cf[a] += c0
+        ca[a] += c1
+        cf[b] += c1
+        ca[b] += c0
+        h0, h1 = board.hang_jacks
+        hf[a] += h0
+        ha[a] += h1
+        hf[b] += h1
+        ha[b] += h0
+        by_round.setdefault(board.round_number, []).append(board)
+        if not board.decided:
+            continue
+        played[a] += 1
+        played[b] += 1
+        opponents[a].append(b)
+        opponents[b].append(a)
+        if b0 > b1:
+            wins[a] += 1
+            losses[b] += 1
+            pa, pb = win_pts, loss_pts
+        elif b1 > b0:
+            wins[b] += 1
+            losses[a] += 1
+            pa, pb = loss_pts, win_pts
+        else:
+            draws[a] += 1
+            draws[b] += 1
+            pa = pb = draw_pts
+        points[a] += pa
+        points[b] += pb
+        h2h[a, b] = h2h.get((a, b), 0) + pa
+        h2h[b, a] = h2h.get((b, a), 0) + pb
+    bye_count = [0] * n
+    extra: dict[int, list[Fraction]] = {}
+    figures: dict[int, tuple[Fraction, ...]] = {}
+    for bye in byes:
+        slot = index.get(bye.entrant)
+        if slot is None:
+            raise RankingError("unknown_entrant", f"round {bye.round_number} gives a bye to {bye.entrant}")
+        bye_count[slot] += 1
+        result = config.bye.result
+        if result is ByeResult.WIN:
+            wins[slot] += 1
+            points[slot] += win_pts
+        elif result is ByeResult.DRAW:
+            draws[slot] += 1
+            points[slot] += draw_pts
+        else:
+            losses[slot] += 1
+            points[slot] += loss_pts
+        if config.bye.stats is ByeStats.ROUND_AVERAGE:
+            if bye.round_number not in figures:
+                figures[bye.round_number] = _round_bye_figures(by_round.get(bye.round_number, []))
+            add = extra.setdefault(slot, [Fraction(0)] * _STATS)
+            for k, value in enumerate(figures[bye.round_number]):
+                add[k] += value
+    totals: list[list[Fraction]] = [[Fraction(v) for v in column] for column in stats]
+    for i, add in extra.items():
+        for k in range(_STATS):
+            totals[k][i] += add[k]
+    buchholz = [sum(points[o] for o in opponents[i]) for i in range(n)]
+
+    global_keys: dict[TieBreak, Callable[[int], Fraction | int]] = {
+        TieBreak.MATCH_POINTS: lambda i: points[i],
+        TieBreak.WINS: lambda i: wins[i],
+        TieBreak.BULLSEYES_WON: lambda i: totals[0][i],
+        TieBreak.BULLSEYES_LOST: lambda i: -totals[1][i],
+        TieBreak.BULLSEYE_DIFFERENCE: lambda i: totals[0][i] - totals[1][i],
+        TieBreak.CHALK_DIFFERENCE: lambda i: totals[2][i] - totals[3][i],
+        TieBreak.CHALKS_FOR: lambda i: totals[2][i],
+        TieBreak.CHALKS_AGAINST: lambda i: -totals[3][i],
+        TieBreak.HANG_JACKS_FOR: lambda i: totals[4][i],
+        TieBreak.HANG_JACKS_AGAINST: lambda i: -totals[5][i],
+        TieBreak.BUCHHOLZ: lambda i: buchholz[i],
+    }
+    head: dict[int, int] = {}
+    groups: list[list[int]] = [list(range(n))] if n else []
+    for tb in config.tie_breaks:
+        split: list[list[int]] = []
+        for group in groups:
+            if len(group) == 1:
+                split.append(group)
+                continue
+            if tb is TieBreak.HEAD_TO_HEAD:
+                values = _head_to_head(group, h2h)
+                if values is None:
+                    split.append(group)
+                    continue
+                head.update(values)
+                key: Callable[[int], Fraction | int] = values.__getitem__
+            else:
+                key = global_keys[tb]
+            ordered = sorted(group, key=key, reverse=True)
+            run = [ordered[0]]
+            for i in ordered[1:]:
+                if key(i) == key(run[0]):
+                    run.append(i)
+                else:
+                    split.append(run)
+                    run = [i]
+            split.append(run)
+        groups = split
+    rows: list[StandingRow] = []
+    for group in groups:
+        rank = len(rows) + 1
+        for i in sorted(group):
+            rows.append(
+                StandingRow(
+                    entrant_id=entrants[i],
+                    rank=rank,
+                    tied=len(group) > 1,
+                    played=played[i],
+                    wins=wins[i],
+                    draws=draws[i],
+                    losses=losses[i],
+                    byes=bye_count[i],
+                    match_points=points[i],
+                    bullseyes_won=totals[0][i],
+                    bullseyes_lost=totals[1][i],
+                    chalks_for=totals[2][i],
+                    chalks_against=totals[3][i],
+                    hang_jacks_for=totals[4][i],
+                    hang_jacks_against=totals[5][i],
+                    buchholz=buchholz[i],
+                    head_to_head=head.get(i),
+                )
+            )
+    return Standings(rows=tuple(rows), tie_breaks=config.tie_breaks)
+
+
+def _head_to_head(group: list[int], h2h: dict[tuple[int, int], int]) -> dict[int, int] | None:
+    """Match points each member took from the others, or None unless every two of them met."""
+    values: dict[int, int] = {}
+    for i in group:
+        total = 0
+        for j in group:
+            if i == j:
+                continue
+            took = h2h.get((i, j))
+            if took is None:
+                return None
+            total += took
+        values[i] = total
+    return values

@@ -236,12 +236,13 @@ def game_in_dispute(parties: Mapping[str, bool]) -> bool:
     return bool(parties.get("refused")) and not parties.get(GameConfirmation.Party.ORGANISER)
 
 
-def board_results_refresh(board: Board) -> Board:
+def board_results_refresh(board: Board, *, keep_games: bool = True) -> Board:
     """Derive the board's results from its games (call inside the change's transaction).
 
     Writes bullseyes, chalks and hang jacks per side (confirmed games that count), ``decided``,
     ``winner``, ``is_draw``, ``all_confirmed`` and ``disputed``; opens the next game while the match needs
-    one and the round is open; voids an empty game the decided match no longer needs.
+    one and the round is open; voids an empty game the decided match no longer needs (``keep_games``
+    False leaves the games alone: a team board waits for its team match's decision first).
     """
     round_ = board.round
     tournament = round_.tournament
@@ -286,7 +287,8 @@ def board_results_refresh(board: Board) -> Board:
         "bullseyes_a", "bullseyes_b", "chalks_a", "chalks_b", "hang_jacks_a", "hang_jacks_b", "decided",
         "winner", "is_draw", "all_confirmed", "disputed", "updated_at",
     ])
-    _keep_games_in_step(board, games, outcome, round_)
+    if keep_games:
+        _keep_games_in_step(board, games, outcome, round_)
     return board
 
 
@@ -381,8 +383,11 @@ def board_after_change(board: Board, *, race_check: bool = False) -> Board:
         if race_check and team_match.decided and (team_match.team_format or {}).get("kind") == "first_to_total":
             raise conflict("match_decided", "The team match was decided: this board's play has stopped.", board)
         board.team_match = team_match
-        board_results_refresh(board)
+        board_results_refresh(board, keep_games=False)
+        was_decided = team_match.decided
         team_match_refresh(team_match)
+        if team_match.decided == was_decided or (team_match.team_format or {}).get("kind") != "first_to_total":
+            board_results_refresh(board)  # the decision did not refresh the boards: open/void games now
     else:
         board_results_refresh(board)
     return board

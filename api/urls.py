@@ -1,11 +1,11 @@
-"""The API's URL map under /api/v1/: auth, tablet, organiser resources, public reads."""
+"""The API's URL map under /api/v1/: organiser sign-in, tablets, organisers' resources, public reads."""
 
 from __future__ import annotations
 
 from django.urls import include, path
 from rest_framework.routers import SimpleRouter
 
-from .views import auth, devices, people, tournaments
+from .views import auth, boards, devices, people, public, rounds, tablet, tournaments
 
 app_name = "api"
 
@@ -18,17 +18,52 @@ router.register("tournaments", tournaments.TournamentViewSet, basename="tourname
 entries = SimpleRouter()
 entries.register("entries", tournaments.EntryViewSet, basename="entry")
 
-urlpatterns = [
-    # Organiser sign-in
-    path("auth/login/", auth.LoginView.as_view(), name="login"),
-    path("auth/logout/", auth.LogoutView.as_view(), name="logout"),
-    path("auth/me/", auth.MeView.as_view(), name="me"),
-    # Tablets
-    path("tablet/pair/", devices.TabletPairView.as_view(), name="tablet-pair"),
-    # Organisers
+tablet_urls = [
+    path("pair/", devices.TabletPairView.as_view(), name="tablet-pair"),
+    path("board/", tablet.CurrentBoardView.as_view(), name="tablet-board"),
+    path("boards/<int:board_id>/seating/", tablet.SeatingView.as_view(), name="tablet-seating"),
+    path("boards/<int:board_id>/preview/", tablet.PreviewView.as_view(), name="tablet-preview"),
+    path("boards/<int:board_id>/hands/", tablet.HandsView.as_view(), name="tablet-hands"),
+    path("boards/<int:board_id>/undo/", tablet.UndoView.as_view(), name="tablet-undo"),
+    path("boards/<int:board_id>/confirmations/", tablet.ConfirmationView.as_view(), name="tablet-confirmations"),
+    path("boards/<int:board_id>/help/", tablet.HelpView.as_view(), name="tablet-help"),
+]
+
+organiser_urls = [
     path("", include(router.urls)),
     path("tournaments/<int:tournament_pk>/", include(entries.urls)),
+    path("tournaments/<int:tournament_pk>/rounds/", rounds.RoundListView.as_view(), name="rounds"),
     path("tournaments/<int:tournament_pk>/pairing-codes/", devices.PairingCodesView.as_view(), name="pairing-codes"),
     path("tournaments/<int:tournament_pk>/devices/", devices.DeviceListView.as_view(), name="devices"),
     path("devices/<int:pk>/revoke/", devices.DeviceRevokeView.as_view(), name="device-revoke"),
+    path("rounds/<int:pk>/", rounds.RoundDetailView.as_view(), name="round"),
+    path("rounds/<int:pk>/publish/", rounds.RoundPublishView.as_view(), name="round-publish"),
+    path("rounds/<int:pk>/close/", rounds.RoundCloseView.as_view(), name="round-close"),
+    path("rounds/<int:pk>/confirm-all/", rounds.RoundConfirmAllView.as_view(), name="round-confirm-all"),
+    path("rounds/<int:pk>/boards/", rounds.RoundBoardsView.as_view(), name="round-boards"),
+    path("boards/<int:pk>/", boards.BoardDetailView.as_view(), name="board"),
+    path("boards/<int:pk>/hands/", boards.BoardHandsView.as_view(), name="board-hands"),
+    path("boards/<int:pk>/help/clear/", boards.BoardHelpClearView.as_view(), name="board-help-clear"),
+    path("games/<int:pk>/confirm/", boards.GameConfirmView.as_view(), name="game-confirm"),
+    path("hands/<int:pk>/", boards.HandDetailView.as_view(), name="hand"),
+    path("hands/<int:pk>/void/", boards.HandVoidView.as_view(), name="hand-void"),
+]
+
+public_urls = [
+    path("tournaments/", public.TournamentListView.as_view(), name="public-tournaments"),
+    path("tournaments/<slug:slug>/", public.TournamentView.as_view(), name="public-tournament"),
+    path("tournaments/<slug:slug>/rounds/", public.RoundsView.as_view(), name="public-rounds"),
+    path("tournaments/<slug:slug>/rounds/<int:number>/", public.RoundView.as_view(), name="public-round"),
+    path("tournaments/<slug:slug>/boards/<int:board_id>/", public.ScorecardView.as_view(), name="public-scorecard"),
+    path("tournaments/<slug:slug>/standings/", public.StandingsView.as_view(), name="public-standings"),
+    path("tournaments/<slug:slug>/statistics/", public.StatisticsView.as_view(), name="public-statistics"),
+]
+
+urlpatterns = [
+    path("auth/login/", auth.LoginView.as_view(), name="login"),
+    path("auth/logout/", auth.LogoutView.as_view(), name="logout"),
+    path("auth/me/", auth.MeView.as_view(), name="me"),
+    path("tablet/", include(tablet_urls)),
+    path("public/", include(public_urls)),
+    *organiser_urls,
 ]

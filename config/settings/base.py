@@ -186,6 +186,12 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "api.schema.postprocess_schema"],
     "SCHEMA_PATH_PREFIX": "/api/v1",
     "SWAGGER_UI_SETTINGS": {"persistAuthorization": False},
+    "ENUM_NAME_OVERRIDES": {
+        "TournamentStatusEnum": "tournaments.models.Tournament.Status",
+        "RoundStatusEnum": "tournaments.models.Round.Status",
+        "HandStatusEnum": "tournaments.models.Hand.Status",
+        "GameStatusEnum": "tournaments.models.Game.Status",
+    },
     "TAGS": [
         {"name": "tablet", "description": "A scorer tablet: `Authorization: Device <token>`; every write needs an Idempotency-Key."},
         {"name": "auth", "description": "Organiser sign-in: knox tokens (`Authorization: Token <token>`) or the session."},

@@ -1,0 +1,82 @@
+"""HTTP glue for idempotent tablet writes (DECISIONS.md): the ``Idempotency-Key`` header, the replay
+answered before rate limiting, and ``services.idempotent_call`` around the write.
+
+A missing key is 400; the same key with the same body returns the stored answer (with
+``Idempotent-Replayed: true``); the same key with another body is 422 (the service's
+``IdempotencyKeyReused``). Only successful answers are stored, so a refused write may be fixed and sent
+again under the same key.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from rest_framework.exceptions import ValidationError
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from tournaments.models import Device, IdempotencyRecord
+from tournaments.services import idempotent_call
+from tournaments.services.idempotency import MAX_KEY_LENGTH
+
+HEADER = "Idempotency-Key"
+#: Visible ASCII only: what a UUID, a ULID or any sane client key is made of.
+KEY_PATTERN = re.compile(rf"^[\x21-\x7e]{{1,{MAX_KEY_LENGTH}}}$")
+REPLAYED_HEADER = "Idempotent-Replayed"
+
+
+def idempotency_key(request: Request) -> str:
+    """The request's key, or 400 when it is missing or malformed."""
+    key = request.headers.get(HEADER, "").strip()
+    if not key:
+        raise ValidationError(
+            {HEADER: "Every tablet write needs an Idempotency-Key header (a fresh UUID per write)."},
+            code="idempotency_key_required",
+        )
+    if not KEY_PATTERN.match(key):
+        raise ValidationError(
+            {HEADER: f"1 to {MAX_KEY_LENGTH} visible ASCII characters."}, code="idempotency_key_invalid"
+        )
+    return key
+
+
+def is_known_key(request: Request, device: Device | None) -> bool:
+    """Whether this device already used the request's key: such a request is answered from the
+    stored record (or refused with 422) before any rate limit applies."""
+    key = request.headers.get(HEADER, "").strip()
+    if device is None or not key or not KEY_PATTERN.match(key):
+        return False
+    return IdempotencyRecord.objects.filter(device=device, key=key).exists()
+
+
+def idempotent_response(
+    request: Request, device: Device, write: Callable[[], tuple[int, dict[str, Any]]]
+) -> Response:
+    """Run ``write`` (returning status and JSON body) at most once per device and key."""
+    key = idempotency_key(request)
+    ran = False
+
+    def call() -> tuple[int, dict[str, Any]]:
+        nonlocal ran
+        ran = True
+        return write()
+
+    status_code, body = idempotent_call(
+        device=device, key=key, method=request.method or "POST", path=request.path, body=request.data, call=call
+    )
+    response = Response(body, status=status_code)
+    if not ran:
+        response[REPLAYED_HEADER] = "true"
+    return response
+
+
+class IdempotentWriteMixin:
+    """For tablet write views: a request whose key this device already used skips the rate limits."""
+
+    def check_throttles(self, request: Request) -> None:
+        device = request.auth if isinstance(request.auth, Device) else None
+        if is_known_key(request, device):
+            return
+        super().check_throttles(request)  # type: ignore[misc]

@@ -1,0 +1,171 @@
+"""What the public reads: published tournaments, rounds, pairings, scorecards, standings, statistics.
+
+Standings count confirmed games only (the latest snapshot); boards in play carry their live score apart.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from tournaments.models import Entry, Game, Hand, Round, Tournament
+
+ENTRY_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "entry": {"type": "integer"}, "name": {"type": "string"}, "players": {"type": "array", "items": {"type": "string"}},
+        "club": {"type": ["string", "null"]},
+    },
+}
+
+
+def entry_data(entry: Entry | None) -> dict[str, Any] | None:
+    if entry is None:
+        return None
+    pair = entry.pair
+    return {
+        "entry": entry.pk,
+        "name": pair.display_name,
+        "players": [pair.player_1.name, pair.player_2.name],
+        "club": pair.club.name if pair.club_id else None,
+    }
+
+
+class PublicTournamentSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Tournament
+        fields = ["id", "name", "slug", "venue", "starts_on", "ends_on", "status", "rules", "rules_resolved",
+                  "entrant_type", "pairing_system", "match_format", "team_format", "rounds_planned", "tiebreaks"]
+        read_only_fields = fields
+
+
+class PublicRoundSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Round
+        fields = ["number", "status", "match_format", "published_at", "closed_at"]
+        read_only_fields = fields
+
+
+class PublicBoardSerializer(serializers.Serializer):
+    """A pairing with its live standing (``web.selectors.BoardSummary``)."""
+
+    board = serializers.IntegerField(source="board.pk")
+    table = serializers.IntegerField(allow_null=True)
+    pair_a = serializers.SerializerMethodField()
+    pair_b = serializers.SerializerMethodField()
+    status = serializers.CharField()
+    result = serializers.CharField(help_text="`A won 2-1`, `B leads 1-0`, `level 1-1`, `not started`, `bye`.")
+    games_won = serializers.ListField(child=serializers.IntegerField(), help_text="Finished games won (live).")
+    confirmed_won = serializers.ListField(child=serializers.IntegerField(), help_text="Confirmed games won.")
+    games_finished = serializers.IntegerField()
+    games_confirmed = serializers.IntegerField()
+    current_game = serializers.IntegerField(allow_null=True)
+    current_score = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
+    hands_played = serializers.IntegerField()
+    help_called = serializers.BooleanField()
+
+    @extend_schema_field(ENTRY_SCHEMA)
+    def get_pair_a(self, summary: Any) -> dict[str, Any] | None:
+        return entry_data(summary.pair_a)
+
+    @extend_schema_field({"oneOf": [{"type": "null"}, ENTRY_SCHEMA]})
+    def get_pair_b(self, summary: Any) -> dict[str, Any] | None:
+        return entry_data(summary.pair_b)
+
+
+class PublicRoundDetailSerializer(serializers.Serializer):
+    round = PublicRoundSerializer()
+    boards = PublicBoardSerializer(many=True)
+
+
+class PublicHandSerializer(serializers.ModelSerializer):
+    score = serializers.JSONField(source="score_after")
+    record = serializers.JSONField()
+    events = serializers.JSONField()
+
+    class Meta:
+        model = Hand
+        fields = ["number", "version", "dealer", "form", "record", "trump", "events", "score", "winner", "next_dealer"]
+        read_only_fields = fields
+
+
+class PublicGameSerializer(serializers.ModelSerializer):
+    score = serializers.JSONField()
+    hands = PublicHandSerializer(many=True, source="active_hands")
+
+    class Meta:
+        model = Game
+        fields = ["number", "status", "first_dealer", "score", "winner", "awarded", "confirmed", "hands"]
+        read_only_fields = fields
+
+
+class PublicScorecardSerializer(serializers.Serializer):
+    board = serializers.IntegerField(source="board.pk")
+    round = serializers.IntegerField(source="board.round.number")
+    table = serializers.IntegerField(source="board.table", allow_null=True)
+    status = serializers.CharField(source="board.status")
+    pair_a = serializers.SerializerMethodField()
+    pair_b = serializers.SerializerMethodField()
+    seating = serializers.JSONField(source="board.seating")
+    games = PublicGameSerializer(many=True)
+
+    @extend_schema_field(ENTRY_SCHEMA)
+    def get_pair_a(self, card: dict[str, Any]) -> dict[str, Any] | None:
+        return entry_data(card["board"].pair_a)
+
+    @extend_schema_field({"oneOf": [{"type": "null"}, ENTRY_SCHEMA]})
+    def get_pair_b(self, card: dict[str, Any]) -> dict[str, Any] | None:
+        return entry_data(card["board"].pair_b)
+
+
+class StandingsColumnSerializer(serializers.Serializer):
+    key = serializers.CharField()
+    short = serializers.CharField()
+    name = serializers.CharField()
+
+
+class StandingsRowSerializer(serializers.Serializer):
+    rank = serializers.JSONField()
+    entry = serializers.IntegerField(allow_null=True)
+    name = serializers.CharField()
+    club = serializers.CharField()
+    values = serializers.DictField(help_text="Column key -> value, in the order of `columns`.")
+
+
+class PublicStandingsSerializer(serializers.Serializer):
+    after_round = serializers.IntegerField()
+    computed_at = serializers.DateTimeField(allow_null=True)
+    columns = StandingsColumnSerializer(many=True)
+    rows = StandingsRowSerializer(many=True)
+
+
+class PairStatsSerializer(serializers.Serializer):
+    entry = serializers.IntegerField(source="entry.pk")
+    name = serializers.CharField(source="entry.pair.display_name")
+    games = serializers.IntegerField()
+    bullseyes = serializers.IntegerField()
+    hang_jacks_for = serializers.IntegerField()
+    hang_jacks_against = serializers.IntegerField()
+    kicks = serializers.IntegerField()
+    kick_chalks = serializers.IntegerField()
+    jacks_kicked = serializers.IntegerField()
+    highest_game_count = serializers.IntegerField()
+    longest_straight = serializers.IntegerField()
+
+
+class RecordSerializer(serializers.Serializer):
+    label = serializers.CharField()
+    value = serializers.IntegerField()
+    entries = serializers.SerializerMethodField()
+    detail = serializers.CharField()
+
+    @extend_schema_field({"type": "array", "items": {"type": "integer"}})
+    def get_entries(self, record: Any) -> list[int]:
+        return [entry.pk for entry in record.entries]
+
+
+class PublicStatisticsSerializer(serializers.Serializer):
+    pairs = PairStatsSerializer(many=True)
+    records = RecordSerializer(many=True)

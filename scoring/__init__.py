@@ -10,6 +10,7 @@ and checks a hand without scoring it. docs/engine.md has the whole story.
 from .cards import DECK, Card, Rank, Suit
 from .errors import InvalidHand
 from .game import read_hand, score_document, score_game, score_hand
+from .legal import legal_cards as legal_cards
 from .model import Award, Event, GameResult, Hand, HandResult, JackOutcome, Penalty
 from .rules import PRESETS, RuleSet
 

@@ -40,6 +40,8 @@ _NOT_DEALT: Final = -3
 _KICKED: Final = -2
 _PLAYED: Final = -1
 _LAID_AWAY: Final = -4
+_NONE: Final[list[Any]] = []  # an absent runs or discards: none (never mutated)
+_MISSING: Final = object()
 _WORDS: Final = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
                  "twelve")
 
@@ -106,10 +108,8 @@ def read_play_hand(
             if dealt[idx] != -3:  # _NOT_DEALT
                 raise _duplicate(idx, seat, dealt, f"{path}.deal[{seat}][{i}]")
             dealt[idx] = seat
-    runs = raw.get("runs")
-    if runs is None:
-        runs = []
-    elif type(runs) is not list:
+    runs = raw.get("runs", _NONE)
+    if type(runs) is not list:
         raise InvalidHand("wrong_type", join_path(path, "runs"),
                           f"runs must be a list (for each run, the cards of each seat), not {describe(runs)}")
     if len(runs) != runs_expected:
@@ -145,10 +145,8 @@ def read_play_hand(
     holder = dealt.copy()  # card number -> seat holding it now, or _LAID_AWAY, or _PLAYED
     held = FIRST_DEAL + runs_expected * run_cards
     lay_away = _lay_away(rules, held, runs_expected)
-    discards = raw.get("discards")
-    if discards is None:
-        discards = []
-    elif type(discards) is not list:
+    discards = raw.get("discards", _NONE)
+    if type(discards) is not list:
         raise InvalidHand("wrong_type", join_path(path, "discards"),
                           f"discards must list the cards each seat laid away, not {describe(discards)}")
     if lay_away == 0:
@@ -337,8 +335,8 @@ def _count(k: int, noun: str) -> str:
 
 
 def _field_list(raw: Mapping[str, Any], key: str, path: str) -> list[Any]:
-    value = raw.get(key)
-    if value is None:
+    value = raw.get(key, _MISSING)
+    if value is _MISSING:
         raise InvalidHand("missing_field", join_path(path, key), f"A card-by-card record needs {key}")
     if type(value) is not list:
         raise InvalidHand("wrong_type", join_path(path, key), f"{key} must be a list, not {describe(value)}")

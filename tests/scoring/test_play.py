@@ -407,3 +407,8 @@ def test_both_forms_score_the_same_events(form):
     assert [(e["kind"], e["side"], e["points"]) for e in result["hands"][0]["events"]] == [
         ("high", 0, 1), ("low", 1, 1), ("jack", 1, 1), ("game", 0, 1)
     ]
+
+
+def test_null_is_not_an_absent_list():
+    assert refusal(hand_a(runs=None)).code == "wrong_type"
+    assert refusal(hand_a(tricks=None)).code == "wrong_type"

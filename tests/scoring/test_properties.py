@@ -7,8 +7,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring import Card, RuleSet, score_game
+from scoring import Card, InvalidHand, RuleSet, score_game
 from scoring.legal import legal_cards, renege_of, trick_winner
+from scoring.play import read_play_hand
 from scoring.rules import PRESETS
 from scoring.simulate import SimulatedGame, simulate_game
 
@@ -181,3 +182,46 @@ def test_every_rule_set_over_fixed_seeds(spec):
     for seed in range(4):
         check_every_card_legal(simulate_game(spec, seed=seed))
 
+
+
+JSON_VALUES = st.one_of(
+    st.none(), st.booleans(), st.integers(-2, 60), st.sampled_from(["AS", "10H", "th", "ZZ", "", "run"]),
+    st.lists(st.sampled_from(["AS", "2C", "QD"]), max_size=3), st.dictionaries(st.just("x"), st.integers()),
+)
+
+
+def _mutate(value, path, new):
+    """``value`` with the leaf or list at ``path`` (a list of keys/indices) replaced by ``new``."""
+    if not path:
+        return new
+    key, rest = path[0], path[1:]
+    if isinstance(value, dict):
+        return {**value, key: _mutate(value[key], rest, new)}
+    return [_mutate(v, rest, new) if i == key else v for i, v in enumerate(value)]
+
+
+def _paths(value, prefix=()):
+    yield prefix
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _paths(v, (*prefix, k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _paths(v, (*prefix, i))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 2**32), st.sampled_from(SPECS), st.data())
+def test_a_damaged_play_record_is_refused_with_a_code_never_a_crash(seed, spec, data):
+    rules = RuleSet.from_spec(spec)
+    game = simulate_game(spec, seed=seed, renege_rate=0.05)
+    played = [h.play for h in game.hands if "tricks" in h.play]
+    if not played:
+        return
+    raw = data.draw(st.sampled_from(played))
+    path = data.draw(st.sampled_from(list(_paths(raw))[1:]))
+    damaged = _mutate(raw, list(path), data.draw(JSON_VALUES))
+    try:
+        read_play_hand(damaged, rules, "hand")
+    except InvalidHand as error:
+        assert error.code and error.path.startswith("hand") and error.message

@@ -23,7 +23,7 @@ from .errors import InvalidHand, describe, join_path, short_key
 from .legal import renege_of
 from .model import Award, Hand, Penalty, PenaltyKind, award, jack_outcome, penalty
 from .rules import FIRST_DEAL, RuleSet
-from .tally import PLAY_FIELDS, PLAY_ONLY_FIELDS, read_header
+from .tally import PLAY_FIELDS, read_header
 
 #: Card text (every accepted spelling) to card number (``Card.index``, 0..51).
 _INDEX: Final[dict[str, int]] = {text: card.index for text, card in CARD_TEXT.items()}
@@ -47,12 +47,6 @@ _WORDS: Final = ("no", "one", "two", "three", "four", "five", "six", "seven", "e
 
 assert all(DECK[i].suit is list(Suit)[_SUIT[i]] for i in range(52))
 assert all(DECK[_SUIT_NUMBER[s] * 13 + _JACK_OFFSET] is Card(Rank.JACK, s) for s in Suit)
-
-
-def is_play_form(raw: Mapping[str, Any]) -> bool:
-    """Whether a hand record is in the play form (it has any of ``deal``, ``runs``, ``discards``,
-    ``tricks``)."""
-    return any(key in raw for key in PLAY_ONLY_FIELDS)
 
 
 def read_play_hand(

@@ -16,7 +16,18 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 
-from tournaments.models import Board, Club, Device, Entry, Hand, Pair, Player, Round, Tournament, TournamentRole
+from tournaments.models import (
+    Board,
+    Club,
+    Device,
+    Entry,
+    Hand,
+    Pair,
+    Player,
+    Round,
+    Tournament,
+    TournamentRole,
+)
 from tournaments.services import (
     board_seat,
     hand_submit,

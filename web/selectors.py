@@ -271,7 +271,7 @@ class Standings:
 
 
 def _entry_id(row: Mapping[str, Any]) -> int | None:
-    for key in ("entry_id", "entry", "id"):
+    for key in ("entrant_id", "entry_id", "entry", "id"):
         value = row.get(key)
         if isinstance(value, int):
             return value
@@ -280,7 +280,19 @@ def _entry_id(row: Mapping[str, Any]) -> int | None:
     return None
 
 
+def _value(row: Mapping[str, Any], key: str) -> Any:
+    """A row's figure for a column; differences are derived when the row does not carry them."""
+    if key in row:
+        return row[key]
+    pairs = {"bullseye_difference": ("bullseyes_won", "bullseyes_lost"), "chalk_difference": ("chalks_for", "chalks_against")}
+    if key in pairs and all(isinstance(row.get(k), int | float) for k in pairs[key]):
+        return row[pairs[key][0]] - row[pairs[key][1]]
+    return ""
+
+
 def _fmt_value(value: Any) -> Any:
+    if value is None:
+        return ""
     if isinstance(value, float):
         return int(value) if value.is_integer() else round(value, 2)
     return value
@@ -311,13 +323,14 @@ def standings(tournament: Tournament, entries: Mapping[int, Entry] | None = None
         entry = entries.get(_entry_id(raw) or -1)
         name = entry.pair.display_name if entry else str(raw.get("name") or raw.get("pair") or "?")
         club = entry.pair.club.name if entry and entry.pair.club else str(raw.get("club") or "")
+        rank = raw.get("rank", i)
         rows.append(
             StandingsRow(
-                rank=raw.get("rank", i),
+                rank=f"{rank}=" if raw.get("tied") else rank,
                 entry=entry,
                 name=name,
                 club=club,
-                values=[_fmt_value(raw.get(k, "")) for k in keys],
+                values=[_fmt_value(_value(raw, k)) for k in keys],
                 raw=raw,
                 columns=columns,
             )

@@ -124,12 +124,15 @@ def finish_board(board: Board, *, seed: int, confirmed: bool = True) -> Board:
 
 
 def make_snapshot(t: Tournament, after_round: int = 1) -> StandingsSnapshot:
-    """A snapshot with one row per entry, in the shape the standings service writes."""
+    """A snapshot with one row per entry, in the shape of ``ranking.StandingRow.as_dict()``."""
     rows = []
     for rank, e in enumerate(t.entries.order_by("seed"), 1):
+        won = rank % 2 == 1
         rows.append({
-            "rank": rank, "entry_id": e.id, "name": e.pair.display_name, "played": 1,
-            "match_points": 2 if rank % 2 else 0, "wins": 1 if rank % 2 else 0, "bullseyes_won": 2,
-            "chalk_difference": 10 - rank, "hang_jacks_for": rank, "buchholz": 4,
+            "entrant_id": e.id, "rank": rank, "tied": False, "record": "1-0" if won else "0-1", "played": 1,
+            "wins": int(won), "draws": 0, "losses": int(not won), "byes": 0, "match_points": 2 if won else 0,
+            "bullseyes_won": 2 if won else 1, "bullseyes_lost": 1 if won else 2, "chalks_for": 30 - rank,
+            "chalks_against": 20 + rank, "chalk_difference": 10 - 2 * rank, "hang_jacks_for": rank,
+            "hang_jacks_against": 1, "buchholz": 4, "head_to_head": None,
         })
     return StandingsSnapshot.objects.create(tournament=t, after_round=after_round, source_hash=f"h{t.id}-{after_round}", rows=rows)

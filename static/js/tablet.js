@@ -1,0 +1,936 @@
+/* The scoring tablet: one page per table, in plain JavaScript over the REST API.
+ *
+ * - The device token sits in localStorage ("hangjack.device") and goes in an Authorization header;
+ *   never in a URL, never in a cookie.
+ * - Every write (seating, hand, undo, confirmation, help call) goes through one ordered queue kept in
+ *   localStorage ("hangjack.queue"), each entry with its own Idempotency-Key. Entries are sent one at a
+ *   time, in order; a network failure keeps them and retries when the connection returns; a refusal
+ *   stops the queue at that entry and asks the scorer to fix or discard it.
+ * - Before sending a hand the page asks the engine for its reading (a dry-run preview) when it can;
+ *   offline it shows the hand as entered, and the reading arrives once the hand is sent.
+ * - The screen is kept awake with the Wake Lock API where the browser allows; the page says so when
+ *   it cannot.
+ */
+(function () {
+  "use strict";
+
+  var app = document.getElementById("app");
+  if (!app) return;
+  var API = {};
+  ["board", "seat", "preview", "hands", "undo", "confirm", "help"].forEach(function (k) {
+    API[k] = app.getAttribute("data-api-" + k);
+  });
+  var PAIR_URL = app.getAttribute("data-pair-url");
+  var K_DEVICE = "hangjack.device", K_QUEUE = "hangjack.queue", K_DRAFT = "hangjack.draft";
+  var RANKS = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"];
+  var SUITS = [["S", "♠", "spades"], ["H", "♥", "hearts"], ["D", "♦", "diamonds"], ["C", "♣", "clubs"]];
+  var SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
+  var LETTER = ["A", "B"];
+
+  var device = load(K_DEVICE);
+  var queue = load(K_QUEUE) || [];
+  var server = null;          // the board state as the server last gave it
+  var noBoard = false;        // 404: no board at this table right now
+  var reachable = true;       // what the last request told us
+  var flushing = false;
+  var retryTimer = null, retryDelay = 2000;
+  var preview = null;         // {sig, text, score, winner, offline}
+  var fixing = null;          // key of the refused queue entry being fixed
+  var fieldErrors = {};       // API error fields shown next to the form
+  var undoArmed = 0;
+  var f = load(K_DRAFT) || blankHand();
+
+  // ---- small helpers ---------------------------------------------------------------------------
+  function $(id) { return document.getElementById(id); }
+  function load(key) { try { return JSON.parse(localStorage.getItem(key) || "null"); } catch (e) { return null; } }
+  function store(key, value) { localStorage.setItem(key, JSON.stringify(value)); }
+  function saveQueue() { store(K_QUEUE, queue); }
+  function saveDraft() { store(K_DRAFT, f); }
+  function clone(x) { return JSON.parse(JSON.stringify(x)); }
+  function h(tag, attrs, kids) {
+    var el = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) {
+      var v = attrs[k];
+      if (v === null || v === undefined || v === false) return;
+      if (k === "text") el.textContent = v;
+      else if (k.slice(0, 2) === "on") el.addEventListener(k.slice(2), v);
+      else el.setAttribute(k, v === true ? "" : v);
+    });
+    (kids || []).forEach(function (c) { if (c) el.appendChild(typeof c === "string" ? document.createTextNode(c) : c); });
+    return el;
+  }
+  function uuid() {
+    if (window.crypto && crypto.randomUUID) { try { return crypto.randomUUID(); } catch (e) { /* insecure context */ } }
+    var b = new Uint8Array(16);
+    crypto.getRandomValues(b);
+    b[6] = (b[6] & 15) | 64; b[8] = (b[8] & 63) | 128;
+    var x = Array.prototype.map.call(b, function (n) { return (n + 256).toString(16).slice(1); }).join("");
+    return x.slice(0, 8) + "-" + x.slice(8, 12) + "-" + x.slice(12, 16) + "-" + x.slice(16, 20) + "-" + x.slice(20);
+  }
+  function cardText(c) {
+    if (!c) return "";
+    return String(c).slice(0, -1) + (SYMBOL[String(c).slice(-1)] || String(c).slice(-1));
+  }
+  function rankOf(c) { return String(c).slice(0, -1); }
+  function suitOf(c) { return String(c).slice(-1); }
+  function boardUrl(tpl) { return tpl.replace("{id}", String(server.board)); }
+  function flash(text) {
+    var el = $("flash");
+    el.textContent = text;
+    el.hidden = !text;
+    if (text) setTimeout(function () { if (el.textContent === text) el.hidden = true; }, 6000);
+  }
+
+  // ---- the API ---------------------------------------------------------------------------------
+  function call(method, url, body, key) {
+    var headers = { "Accept": "application/json", "Authorization": "Device " + device.token };
+    if (body !== undefined) headers["Content-Type"] = "application/json";
+    if (key) headers["Idempotency-Key"] = key;
+    return fetch(url, {
+      method: method, headers: headers, cache: "no-store", credentials: "omit",
+      body: body === undefined ? undefined : JSON.stringify(body)
+    }).then(function (r) {
+      return r.text().then(function (t) {
+        var j = null;
+        try { j = t ? JSON.parse(t) : null; } catch (e) { j = null; }
+        return { status: r.status, body: j };
+      });
+    });
+  }
+
+  function errorOf(res) {
+    return (res.body && res.body.error) || { message: "The server answered " + res.status + "." };
+  }
+
+  function lostPairing() {
+    localStorage.removeItem(K_DEVICE);
+    device = null;
+    render();
+  }
+
+  // ---- rules and a local estimate (offline only; the engine's answer is the truth) ---------------
+  function rules() { return (server && server.rules) || {}; }
+  function target() { return rules().target || 14; }
+  function kickPoints(card) {
+    var kp = rules().kick_points || { A: 1, "6": 2, J: 3 };
+    if (Array.isArray(kp)) { var o = {}; kp.forEach(function (p) { o[p[0]] = p[1]; }); kp = o; }
+    return kp[rankOf(card)] || 0;
+  }
+
+  function estimate(score, rec) {
+    var r = rules(), sc = score.slice(), winner = null, tgt = target();
+    var dealer = rec.dealer, ds = dealer % 2, next = (dealer + 1) % 4;
+    function add(side, pts) { if (winner !== null || !pts) return; sc[side] += pts; if (sc[side] >= tgt) winner = side; }
+    if (rec.misdeal) {
+      add(1 - ds, r.misdeal_points || 1);
+      return { score: sc, winner: winner, next_dealer: r.misdeal_passes_deal ? next : dealer };
+    }
+    (rec.abandoned || []).forEach(function (d) { d.forEach(function (c) { add(ds, kickPoints(c)); }); });
+    (rec.kicks || []).forEach(function (c) { add(ds, kickPoints(c)); });
+    if (rec.beg === "give") add(1 - ds, r.gift_points || 1);
+    var barred = [false, false], renege = r.renege || "two_tier";
+    (rec.penalties || []).forEach(function (p) {
+      var opp = 1 - p.side;
+      var loses = p.kind === "undertrump" || renege === "lose_game" || (p.kind === "trump_revoke" && renege === "two_tier");
+      if (loses) { if (winner === null) { sc[opp] = Math.max(sc[opp], tgt); winner = opp; } }
+      else { add(opp, r.revoke_points || 1); if (r.revoke_bars_game !== false) barred[p.side] = true; }
+    });
+    if (rec.high) add(rec.high.side, 1);
+    if (rec.low) add(rec.low.side, 1);
+    if (rec.jack) add(rec.jack.won_by, rec.jack.held_by === rec.jack.won_by ? (r.jack_points || 1) : (r.hang_jack_points || 3));
+    if (rec.game && rec.game[0] !== rec.game[1]) {
+      var gs = rec.game[0] > rec.game[1] ? 0 : 1;
+      if (!barred[gs]) add(gs, r.game_points || 1);
+    }
+    return { score: sc, winner: winner, next_dealer: next };
+  }
+
+  function decided(won) {
+    var mf = (server && server.match_format) || { kind: "first_to", n: 2 };
+    if (mf.kind === "games") return won[0] + won[1] >= (mf.n || 1);
+    return Math.max(won[0], won[1]) >= (mf.n || 2);
+  }
+
+  /* Where the board stands once the waiting hands are counted (estimated): game, hand, score, dealer. */
+  function view(upto) {
+    var s = server;
+    var res = s.result || {};
+    var v = {
+      game: s.game_number, hand: s.next_hand_number, dealer: s.next_dealer,
+      score: (s.score || [0, 0]).slice(), won: (res.live_bullseyes || [0, 0]).slice(),
+      over: !!res.decided || s.game_status === "finished", estimated: false
+    };
+    var items = queue.slice(0, upto === undefined ? queue.length : upto);
+    var seat = seatQueued();
+    if (!s.game_number && seat) { v.game = 1; v.hand = 1; v.dealer = seat.body.first_dealer; v.score = [0, 0]; v.over = false; v.estimated = true; }
+    items.forEach(function (item) {
+      if (item.kind !== "hand" || item.board !== s.board || item.refused) return;
+      var est = estimate(v.score, item.body.hand);
+      v.estimated = true;
+      v.score = est.score; v.dealer = est.next_dealer; v.hand = item.body.number + 1;
+      if (est.winner !== null) {
+        v.won[est.winner] += 1;
+        if (decided(v.won)) { v.over = true; } else { v.game = item.body.game + 1; v.hand = 1; v.score = [0, 0]; }
+      }
+    });
+    return v;
+  }
+
+  function seatQueued() {
+    return queue.filter(function (q) { return q.kind === "seat" && q.board === server.board && !q.refused; })[0] || null;
+  }
+
+  // ---- names -----------------------------------------------------------------------------------
+  function pair(side) { return server.pairs[side === 0 ? "a" : "b"] || { name: "bye", players: [] }; }
+  function playerName(id) {
+    var all = pair(0).players.concat(pair(1).players);
+    for (var i = 0; i < all.length; i++) if (all[i].id === id) return all[i].name;
+    return "";
+  }
+  function seatName(seat) {
+    var queued = seatQueued();
+    var seating = server.seating || (queued && queued.body.seating) || {};
+    var name = seating[String(seat)] !== undefined ? playerName(seating[String(seat)]) : "";
+    return (name || "Seat " + (seat + 1)) + " (" + LETTER[seat % 2] + ")";
+  }
+
+  // ---- readings ----------------------------------------------------------------------------------
+  function readingOf(events, rec) {
+    var parts = [];
+    (events || []).forEach(function (e) {
+      var S = LETTER[e.side], p = e.points;
+      switch (e.kind) {
+        case "kick": parts.push("Kick " + cardText(e.card) + " +" + p + " to " + S); break;
+        case "gift": parts.push("Gave one +" + p + " to " + S); break;
+        case "misdeal": parts.push("Misdeal +" + p + " to " + S); break;
+        case "revoke": case "trump_revoke": case "undertrump":
+          parts.push((e.kind === "undertrump" ? "Undertrump" : "Renege") + " by " + LETTER[e.offender] + ": +" + p + " to " + S); break;
+        case "high": parts.push("High " + S); break;
+        case "low": parts.push("Low " + S); break;
+        case "jack": parts.push("Jack " + S + " +" + p); break;
+        case "hang_jack": parts.push("hang jack " + S + " +" + p); break;
+        case "game": parts.push("Game " + S + (rec && rec.game ? ": " + rec.game[0] + "-" + rec.game[1] : "")); break;
+        default: parts.push(e.kind + " " + S + " +" + p);
+      }
+    });
+    return parts.length ? parts.join("; ") : "No points scored";
+  }
+
+  function asEntered(rec) {
+    if (rec.misdeal) return "Misdeal";
+    var parts = [];
+    (rec.abandoned || []).forEach(function (d) { parts.push("Thrown in: " + d.map(cardText).join(" ")); });
+    if (rec.kicks && rec.kicks.length) parts.push("Kick " + rec.kicks.map(cardText).join(", "));
+    if (rec.beg) parts.push({ stand: "stood", give: "gave one", run: "ran the pack" }[rec.beg]);
+    if (rec.high) parts.push("High " + LETTER[rec.high.side] + (rec.high.card ? " " + cardText(rec.high.card) : ""));
+    if (rec.low) parts.push("Low " + LETTER[rec.low.side] + (rec.low.card ? " " + cardText(rec.low.card) : ""));
+    if (rec.jack) parts.push(rec.jack.held_by === rec.jack.won_by ? "Jack " + LETTER[rec.jack.won_by] : "hang jack " + LETTER[rec.jack.won_by]);
+    else if (rec.hasOwnProperty("jack")) parts.push("jack not in play");
+    if (rec.game) parts.push("Game count " + rec.game[0] + "-" + rec.game[1]);
+    (rec.penalties || []).forEach(function (p) { parts.push(penaltyWord(p.kind) + " by " + LETTER[p.side]); });
+    return parts.join("; ");
+  }
+  function penaltyWord(kind) {
+    return { revoke: "renege", trump_revoke: "renege (top-five trump)", undertrump: "undertrump" }[kind] || kind;
+  }
+
+  // ---- the hand being entered ----------------------------------------------------------------------
+  function blankHand() {
+    return {
+      misdeal: false, abandoned: [], kicks: [{ r: null, s: null }], beg: null, noTrump: false,
+      high: { side: null, r: null }, low: { side: null, r: null }, jack: null, game: ["", ""],
+      penalties: [], pen: { kind: "revoke", side: null }
+    };
+  }
+  function kickCard(k) { return k && k.r && k.s ? k.r + k.s : null; }
+  function completeKicks() { return f.kicks.map(kickCard).filter(Boolean); }
+
+  /* Where the deal stands: trump, whether the game ends during the deal, and what to ask next. */
+  function dealState(v, dealer) {
+    var st = { trump: null, endsAt: null, winner: null, runsNeeded: 0, exhausted: false };
+    var sc = v.score.slice(), ds = dealer % 2, tgt = target();
+    f.abandoned.forEach(function (d) { d.forEach(function (c) { sc[ds] += kickPoints(c); }); });
+    if (sc[ds] >= tgt) { st.endsAt = "abandoned"; st.winner = ds; return st; }
+    var kicks = completeKicks();
+    for (var i = 0; i < kicks.length; i++) {
+      sc[ds] += kickPoints(kicks[i]);
+      if (sc[ds] >= tgt) { st.endsAt = "kick" + i; st.winner = ds; return st; }
+    }
+    if (!kicks.length) return st;
+    if (f.beg === "stand") st.trump = suitOf(kicks[0]);
+    if (f.beg === "give") {
+      st.trump = suitOf(kicks[0]);
+      if (rules().gift_can_win !== false && sc[1 - ds] + (rules().gift_points || 1) >= tgt) { st.endsAt = "gift"; st.winner = 1 - ds; }
+    }
+    if (f.beg === "run") {
+      var first = suitOf(kicks[0]);
+      var last = kicks.length > 1 ? suitOf(kicks[kicks.length - 1]) : null;
+      if (kicks.length === f.kicks.length && last && last !== first) st.trump = last;
+      else if (kicks.length === f.kicks.length && kicks.length >= 3 && last === first) st.exhausted = true;
+      else if (kicks.length === f.kicks.length) st.runsNeeded = 1;
+    }
+    return st;
+  }
+
+  function toRecord(v, dealer) {
+    if (f.misdeal) return { dealer: dealer, misdeal: true };
+    var rec = { dealer: dealer };
+    if (f.abandoned.length) rec.abandoned = clone(f.abandoned);
+    var st = dealState(v, dealer);
+    var kicks = completeKicks();
+    if (st.endsAt && st.endsAt.indexOf("kick") === 0) { rec.kicks = kicks.slice(0, parseInt(st.endsAt.slice(4), 10) + 1); return rec; }
+    if (st.endsAt === "abandoned") { rec.kicks = kicks.slice(0, 1); return rec; }
+    rec.kicks = kicks;
+    if (f.beg) rec.beg = f.beg;
+    if (st.endsAt === "gift") return rec;
+    var trump = st.trump;
+    if (f.noTrump) { rec.high = null; rec.low = null; rec.jack = null; }
+    else {
+      rec.high = f.high.side === null ? undefined : { side: f.high.side, card: f.high.r && trump ? f.high.r + trump : undefined };
+      rec.low = f.low.side === null ? undefined : { side: f.low.side, card: f.low.r && trump ? f.low.r + trump : undefined };
+      var j = { none: null, a: { held_by: 0, won_by: 0 }, b: { held_by: 1, won_by: 1 },
+                hang_a: { held_by: 1, won_by: 0 }, hang_b: { held_by: 0, won_by: 1 } };
+      if (f.jack !== null) rec.jack = j[f.jack];
+    }
+    var a = f.game[0] === "" ? NaN : Number(f.game[0]), b = f.game[1] === "" ? NaN : Number(f.game[1]);
+    if (!isNaN(a) && !isNaN(b)) rec.game = [a, b];
+    if (f.penalties.length) rec.penalties = clone(f.penalties);
+    return JSON.parse(JSON.stringify(rec));
+  }
+
+  /* Choices the scorer has not made yet (the engine judges the rest). */
+  function missing(v, dealer) {
+    if (f.misdeal) return {};
+    var m = {}, st = dealState(v, dealer);
+    if (!completeKicks().length) m["hand.kicks"] = "Choose the kicked card: its rank and its suit.";
+    if (st.endsAt) return m;
+    if (!f.beg) m["hand.beg"] = "Did the beggar stand, or did the dealer give one or run the pack?";
+    else if (f.beg === "run" && (st.runsNeeded || st.exhausted)) m["hand.kicks"] = st.exhausted
+      ? "The pack ran out: record the redeal." : "Choose the next kicked card.";
+    if (st.endsAt || m["hand.beg"] || m["hand.kicks"] || f.noTrump) {
+      if (f.noTrump && (f.game[0] === "" || f.game[1] === "")) m["hand.game"] = "Enter both counts for game (0 if none).";
+      return m;
+    }
+    if (f.high.side === null) m["hand.high"] = "Which side held High?";
+    if (f.low.side === null) m["hand.low"] = "Which side held Low?";
+    if (f.jack === null) m["hand.jack"] = "What happened to the jack of trumps?";
+    if (f.game[0] === "" || f.game[1] === "") m["hand.game"] = "Enter both counts for game (0 if none).";
+    return m;
+  }
+
+  // ---- rendering: chips (radio buttons styled as big targets) -----------------------------------------
+  var uid = 0;
+  function chips(name, legend, options, value, onpick, extraClass, field) {
+    var fs = h("fieldset", { "class": "chips " + (extraClass || ""), "data-field": field || null }, [h("legend", { text: legend })]);
+    options.forEach(function (o) {
+      var id = name + "-" + String(o.value).replace(/[^A-Za-z0-9_-]/g, "_");
+      var input = h("input", { type: "radio", name: name, id: id, value: String(o.value), checked: String(value) === String(o.value) && value !== null,
+        onchange: function () { onpick(o.value); } });
+      var label = h("label", { "for": id, "class": o.cls || null, "aria-label": o.aria || null }, [o.label]);
+      fs.appendChild(input); fs.appendChild(label);
+    });
+    return fs;
+  }
+  function rankChips(name, legend, value, suit, onpick, exclude, field) {
+    var opts = RANKS.filter(function (r) { return !(exclude || []).some(function (c) { return c === r + suit; }); })
+      .map(function (r) {
+        return { value: r, label: r + (suit ? SYMBOL[suit] : ""), cls: suit === "H" || suit === "D" ? "red" : null,
+                 aria: suit ? r + " of " + ({ S: "spades", H: "hearts", D: "diamonds", C: "clubs" })[suit] : null };
+      });
+    return chips(name, legend, opts, value, onpick, "ranks", field);
+  }
+  function suitChips(name, legend, value, onpick) {
+    return chips(name, legend, SUITS.map(function (s) {
+      return { value: s[0], label: s[1], cls: "suit" + (s[0] === "H" || s[0] === "D" ? " red" : ""), aria: s[2] };
+    }), value, onpick, "suits");
+  }
+  function sideChips(name, legend, value, onpick, field) {
+    return chips(name, legend, [
+      { value: 0, label: "A " + pair(0).name, cls: "side-a" }, { value: 1, label: "B " + pair(1).name, cls: "side-b" }
+    ], value, onpick, "sides", field);
+  }
+  function errorFor(field) {
+    var text = null;
+    Object.keys(fieldErrors).forEach(function (k) {
+      if (k === field || k.indexOf(field + ".") === 0 || k.indexOf(field + "[") === 0) text = fieldErrors[k];
+    });
+    return text;
+  }
+  function section(field, title, kids) {
+    var err = errorFor(field);
+    var id = "err-" + field.replace(/[^a-z0-9]/gi, "-");
+    var box = h("div", { "class": "fsec" + (err ? " invalid" : ""), "data-field": field, "aria-describedby": err ? id : null }, [
+      title ? h("h3", { text: title }) : null
+    ].concat(kids));
+    if (err) box.appendChild(h("p", { "class": "field-error", id: id, role: "alert", text: err }));
+    return box;
+  }
+  function trimKicks() {
+    // A run ends at the first kick of another suit: later kick slots no longer apply.
+    var first = f.kicks[0] && f.kicks[0].s;
+    for (var i = 1; i < f.kicks.length; i++) {
+      if (kickCard(f.kicks[i]) && f.kicks[i].s !== first) { f.kicks = f.kicks.slice(0, i + 1); return; }
+    }
+  }
+  function changed() { trimKicks(); preview = null; fieldErrors = fixing ? fieldErrors : {}; saveDraft(); renderHand(); }
+
+  function renderHand() {
+    var form = $("hand-form");
+    var fixItem = fixing ? queue.filter(function (q) { return q.key === fixing; })[0] : null;
+    var v = fixItem ? view(queue.indexOf(fixItem)) : view();
+    if (fixItem) { v.game = fixItem.body.game; v.hand = fixItem.body.number; v.dealer = fixItem.body.hand.dealer; }
+    var dealer = v.dealer;
+    var focusId = document.activeElement && document.activeElement.id;
+    var box = $("hand-fields");
+    box.innerHTML = "";
+    $("hand-h").textContent = (fixItem ? "Fix " : "") + "Game " + v.game + ", hand " + v.hand + (v.estimated ? " (score estimated until sent)" : "");
+    box.appendChild(h("p", { "class": "dealer" }, [
+      "Dealer: ", h("strong", { text: seatName(dealer) }), " · beggar: " + seatName((dealer + 1) % 4)
+    ]));
+    box.appendChild(chips("misdeal", "Misdeal?", [{ value: "no", label: "Hand played" }, { value: "yes", label: "Misdeal" }],
+      f.misdeal ? "yes" : "no", function (x) { f.misdeal = x === "yes"; changed(); }, "pair-choice", "hand.misdeal"));
+    if (!f.misdeal) {
+      var st = dealState(v, dealer);
+      // Kicks
+      var kickKids = [];
+      f.abandoned.forEach(function (d, i) {
+        kickKids.push(h("p", { "class": "abandoned" }, ["Thrown-in deal: " + d.map(cardText).join(" ") + " (its kick points count) ",
+          h("button", { type: "button", "class": "small secondary", onclick: function () { f.abandoned.splice(i, 1); changed(); } }, ["Remove"])]));
+      });
+      f.kicks.forEach(function (k, i) {
+        var label = i === 0 ? "Kick" : "Kick after run " + i;
+        kickKids.push(h("div", { "class": "kick" }, [
+          rankChips("k" + i + "r", label + ": rank", k.r, null, function (r) { f.kicks[i].r = r; changed(); }),
+          suitChips("k" + i + "s", label + ": suit", k.s, function (s) { f.kicks[i].s = s; changed(); })
+        ]));
+      });
+      if (st.endsAt && st.endsAt !== "gift") {
+        kickKids.push(h("p", { "class": "ends" }, ["This kick takes " + LETTER[st.winner] + " to " + target() + ": the game ends here."]));
+      }
+      box.appendChild(section("hand.kicks", null, kickKids));
+      if (!st.endsAt || st.endsAt === "gift") {
+        box.appendChild(section("hand.beg", null, [chips("beg", "The beggar…", [
+          { value: "stand", label: "Stood" }, { value: "give", label: "Begged: given one" }, { value: "run", label: "Begged: ran the pack" }
+        ], f.beg, function (b) {
+          f.beg = b;
+          if (b === "run" && f.kicks.length < 2) f.kicks.push({ r: null, s: null });
+          if (b !== "run") f.kicks = f.kicks.slice(0, 1);
+          changed();
+        })]));
+        if (f.beg === "run" && st.runsNeeded && completeKicks().length === f.kicks.length) {
+          f.kicks.push({ r: null, s: null }); saveDraft(); return renderHand();
+        }
+        if (st.exhausted) {
+          box.appendChild(h("div", { "class": "fsec notice" }, [
+            h("p", { text: "Three kicks of one suit: the pack ran out. The same dealer deals again; the kick points stay." }),
+            h("button", { type: "button", "class": "big", onclick: function () {
+              f.abandoned.push(completeKicks()); f.kicks = [{ r: null, s: null }]; f.beg = null; changed();
+            } }, ["Record the redeal"])
+          ]));
+        }
+        if (st.endsAt === "gift") box.appendChild(h("p", { "class": "ends", text: "The gift takes " + LETTER[st.winner] + " to " + target() + ": the game ends here." }));
+      }
+      if (st.trump && !st.endsAt) {
+        var trump = st.trump, kicked = completeKicks();
+        box.appendChild(h("p", { "class": "trump" }, ["Trump: ", h("strong", { "class": trump === "H" || trump === "D" ? "red" : null, text: SYMBOL[trump] + " " + ({ S: "spades", H: "hearts", D: "diamonds", C: "clubs" })[trump] })]));
+        box.appendChild(chips("notrump", "Trumps in play?", [{ value: "yes", label: "Trumps were dealt" }, { value: "no", label: "No trump dealt" }],
+          f.noTrump ? "no" : "yes", function (x) { f.noTrump = x === "no"; changed(); }, "pair-choice"));
+        if (!f.noTrump) {
+          box.appendChild(section("hand.high", "High", [
+            sideChips("highs", "High: which side held it", f.high.side, function (s) { f.high.side = s; changed(); }),
+            rankChips("highr", "High card (optional)", f.high.r, trump, function (r) { f.high.r = r; changed(); }, kicked)
+          ]));
+          box.appendChild(section("hand.low", "Low", [
+            sideChips("lows", "Low: which side held it", f.low.side, function (s) { f.low.side = s; changed(); }),
+            rankChips("lowr", "Low card (optional)", f.low.r, trump, function (r) { f.low.r = r; changed(); }, kicked)
+          ]));
+          var jackKicked = kicked.indexOf("J" + trump) !== -1;
+          if (jackKicked && f.jack !== "none") { f.jack = "none"; saveDraft(); }
+          box.appendChild(section("hand.jack", "Jack", [jackKicked ? h("p", { text: "The jack was kicked: not in play." }) :
+            chips("jack", "The jack of trumps", [
+              { value: "none", label: "Not dealt" },
+              { value: "a", label: "Jack A (A kept it)" }, { value: "b", label: "Jack B (B kept it)" },
+              { value: "hang_a", label: "Hang jack A (A caught B's)" }, { value: "hang_b", label: "Hang jack B (B caught A's)" }
+            ], f.jack, function (j) { f.jack = j; changed(); }, "jack")]));
+        }
+      }
+      if ((st.trump || f.noTrump) && !st.endsAt) {
+        var inputs = [0, 1].map(function (side) {
+          var id = "game-" + side;
+          return h("p", { "class": "count" }, [
+            h("label", { "for": id, text: "Count for " + LETTER[side] + " " + pair(side).name }),
+            h("input", { id: id, type: "number", inputmode: "numeric", min: "0", max: "80", value: f.game[side],
+              oninput: function (e) { f.game[side] = e.target.value; preview = null; saveDraft(); $("send").hidden = true; $("check").hidden = false; $("reading").hidden = true; } })
+          ]);
+        });
+        box.appendChild(section("hand.game", "Game (card points in each side's tricks)", [h("div", { "class": "counts" }, inputs)]));
+      }
+      // Penalties
+      var penKids = f.penalties.map(function (p, i) {
+        return h("p", { "class": "penalty" }, [penaltyWord(p.kind) + " by " + LETTER[p.side] + " ",
+          h("button", { type: "button", "class": "small secondary", onclick: function () { f.penalties.splice(i, 1); changed(); } }, ["Remove"])]);
+      });
+      var kinds = [{ value: "revoke", label: "Renege" }, { value: "trump_revoke", label: "Renege holding a top-five trump" }];
+      if (rules().undertrump === "forbidden") kinds.push({ value: "undertrump", label: "Undertrump" });
+      penKids.push(h("details", { open: f.penalties.length ? true : null }, [h("summary", { text: "Add a penalty (renege)" }),
+        chips("penk", "Offence", kinds, f.pen.kind, function (k) { f.pen.kind = k; saveDraft(); }),
+        sideChips("pens", "By which side", f.pen.side, function (s) { f.pen.side = s; saveDraft(); }),
+        h("button", { type: "button", "class": "secondary", onclick: function () {
+          if (f.pen.side === null) { flash("Choose the side that reneged."); return; }
+          f.penalties.push({ kind: f.pen.kind, side: f.pen.side }); f.pen = { kind: "revoke", side: null }; changed();
+        } }, ["Add this penalty"])
+      ]));
+      box.appendChild(section("hand.penalties", "Penalties", penKids));
+    }
+    var other = Object.keys(fieldErrors).filter(function (k) { return !box.querySelector('[data-field="' + topField(k) + '"]'); });
+    $("form-error").hidden = !other.length;
+    $("form-error").textContent = other.map(function (k) { return fieldErrors[k]; }).join(" ");
+    renderReading();
+    if (focusId && $(focusId)) $(focusId).focus({ preventScroll: true });
+    form.hidden = false;
+  }
+  function topField(path) {
+    var m = /^(hand\.[a-z_]+)/.exec(path);
+    return m ? m[1] : path;
+  }
+
+  function renderReading() {
+    var r = $("reading");
+    if (!preview) { r.hidden = true; $("send").hidden = true; $("check").hidden = false; $("edit").hidden = true; return; }
+    r.innerHTML = "";
+    r.appendChild(h("p", { "class": preview.offline ? "asentered" : "engine" }, [
+      h("strong", { text: preview.offline ? "As entered (checked when sent): " : "Engine's reading: " }), preview.text]));
+    if (preview.score) r.appendChild(h("p", { "class": "after" }, ["After this hand: A " + preview.score[0] + " – B " + preview.score[1] +
+      (preview.winner !== null && preview.winner !== undefined ? " · game to " + LETTER[preview.winner] + "!" : "")]));
+    r.hidden = false;
+    $("check").hidden = true; $("send").hidden = false; $("edit").hidden = false;
+  }
+
+  function showErrors(err) {
+    fieldErrors = err.fields || {};
+    if (!err.fields) fieldErrors = { "hand": err.message };
+    renderHand();
+    var first = document.querySelector("#hand-fields .invalid") || $("form-error");
+    if (first && first.scrollIntoView) first.scrollIntoView({ block: "center" });
+  }
+
+  function check() {
+    var fixItem = fixing ? queue.filter(function (q) { return q.key === fixing; })[0] : null;
+    var v = fixItem ? view(queue.indexOf(fixItem)) : view();
+    var dealer = fixItem ? fixItem.body.hand.dealer : v.dealer;
+    var game = fixItem ? fixItem.body.game : v.game;
+    var miss = missing(v, dealer);
+    if (Object.keys(miss).length) { showErrors({ fields: miss, message: "" }); return; }
+    var rec = toRecord(v, dealer);
+    var sig = JSON.stringify(rec);
+    var waitingBefore = queue.filter(function (q) { return !fixItem || queue.indexOf(q) < queue.indexOf(fixItem); }).length;
+    if (waitingBefore > 0 || !reachable) {
+      var est = estimate(v.score, rec);
+      preview = { sig: sig, text: asEntered(rec), score: est.score, winner: est.winner, offline: true };
+      fieldErrors = {};
+      renderHand();
+      return;
+    }
+    $("check").disabled = true;
+    call("POST", boardUrl(API.preview), { game: game, hand: rec }).then(function (res) {
+      $("check").disabled = false;
+      setReachable(true);
+      if (res.status === 200) {
+        var result = res.body.result || {};
+        preview = { sig: sig, text: readingOf(result.events, rec), score: result.score, winner: result.winner, offline: false };
+        fieldErrors = {};
+        renderHand();
+      } else if (res.status === 401) { lostPairing(); }
+      else {
+        var err = errorOf(res);
+        if (err.current) { server = err.current; }
+        showErrors(err);
+      }
+    }, function () {
+      $("check").disabled = false;
+      setReachable(false);
+      var est = estimate(v.score, rec);
+      preview = { sig: sig, text: asEntered(rec), score: est.score, winner: est.winner, offline: true };
+      renderHand();
+    });
+  }
+
+  function send() {
+    if (!preview) return;
+    var fixItem = fixing ? queue.filter(function (q) { return q.key === fixing; })[0] : null;
+    if (fixItem) {
+      fixItem.body.hand = JSON.parse(preview.sig);
+      fixItem.form = clone(f);
+      fixItem.label = "Game " + fixItem.body.game + ", hand " + fixItem.body.number + ": " + asEntered(fixItem.body.hand);
+      delete fixItem.refused;
+      fixing = null;
+    } else {
+      var v = view();
+      var rec = JSON.parse(preview.sig);
+      enqueue("hand", API.hands, { game: v.game, number: v.hand, hand: rec },
+        "Game " + v.game + ", hand " + v.hand + ": " + asEntered(rec), { form: clone(f), reading: preview.offline ? null : preview.text });
+    }
+    f = blankHand(); preview = null; fieldErrors = {};
+    saveDraft(); saveQueue();
+    render();
+    flush();
+    window.scrollTo(0, 0);
+  }
+
+  // ---- the queue -----------------------------------------------------------------------------------
+  function enqueue(kind, urlTpl, body, label, extra) {
+    var item = { key: uuid(), kind: kind, board: server.board, url: boardUrl(urlTpl), body: body, label: label, at: Date.now() };
+    Object.keys(extra || {}).forEach(function (k) { item[k] = extra[k]; });
+    queue.push(item);
+    saveQueue();
+    return item;
+  }
+
+  function setReachable(ok) {
+    reachable = ok;
+    renderNet();
+  }
+
+  function scheduleRetry() {
+    clearTimeout(retryTimer);
+    retryTimer = setTimeout(function () { flush(); }, retryDelay);
+    retryDelay = Math.min(30000, retryDelay * 2);
+  }
+
+  function flush() {
+    if (flushing || !device) return;
+    var item = queue[0];
+    if (!item) { refresh(); return; }
+    if (item.refused) { render(); return; }
+    flushing = true;
+    renderNet();
+    call("POST", item.url, item.body, item.key).then(function (res) {
+      flushing = false;
+      setReachable(true);
+      if (res.status >= 200 && res.status < 300) {
+        retryDelay = 2000;
+        queue.shift();
+        saveQueue();
+        sent(item, res.body);
+        render();
+        flush();
+        return;
+      }
+      if (res.status === 401) { lostPairing(); return; }
+      if (res.status === 429 || res.status >= 500) { scheduleRetry(); render(); return; }
+      var err = errorOf(res);
+      item.refused = { status: res.status, error: err };
+      saveQueue();
+      if (err.current) server = err.current;
+      render();
+    }, function () {
+      flushing = false;
+      setReachable(false);
+      scheduleRetry();
+      render();
+    });
+  }
+
+  function sent(item, body) {
+    if (item.kind === "hand" && body) {
+      flash("Hand " + item.body.number + " of game " + item.body.game + " recorded: " + readingOf(body.events, item.body.hand) +
+        (body.winner !== null && body.winner !== undefined ? ". Game to " + LETTER[body.winner] + "!" : ""));
+    } else if (item.kind === "seat" || item.kind === "help") {
+      if (body && body.board) server = body;
+      if (item.kind === "help") flash("The organiser has been called to table " + server.table + ".");
+    } else if (item.kind === "undo") {
+      flash("Hand " + (body && body.number) + " undone.");
+    } else if (item.kind === "confirm") {
+      flash("Pair " + item.body.side.toUpperCase() + (item.body.agrees ? " confirmed" : " refused") + " game " + item.body.game + ".");
+    }
+  }
+
+  // ---- board state -------------------------------------------------------------------------------
+  var refreshing = false;
+  function refresh() {
+    if (!device || refreshing || flushing) return;
+    refreshing = true;
+    call("GET", API.board).then(function (res) {
+      refreshing = false;
+      setReachable(true);
+      if (res.status === 200) { noBoard = false; server = res.body; }
+      else if (res.status === 404) { noBoard = true; server = null; }
+      else if (res.status === 401) { lostPairing(); return; }
+      render();
+    }, function () { refreshing = false; setReachable(false); render(); });
+  }
+
+  // ---- panels -----------------------------------------------------------------------------------------
+  function renderNet() {
+    var waiting = queue.length;
+    var net = $("net");
+    var text = !reachable ? "Offline" : flushing ? "Sending…" : "Online";
+    if (waiting) text += " · " + waiting + " waiting";
+    net.textContent = text;
+    net.className = "net " + (!reachable ? "off" : waiting ? "busy" : "on");
+  }
+
+  function render() {
+    renderNet();
+    var paired = !!(device && device.token);
+    $("unpaired").hidden = paired;
+    $("where").textContent = paired ? "Table " + (device.table || "?") + (device.tournament ? " · " + device.tournament.name : "") : "Scoring tablet";
+    if (!paired) { $("board").hidden = true; $("waiting").hidden = true; return; }
+    $("waiting").hidden = !(noBoard && !server);
+    $("board").hidden = !server;
+    if (!server) { if (!noBoard) $("waiting-text").textContent = "Loading the board…"; return; }
+    var s = server;
+    $("where").textContent = "Table " + s.table + " · round " + s.round + (device.tournament ? " · " + device.tournament.name : "");
+    var v = view();
+    $("name-a").textContent = pair(0).name; $("name-b").textContent = pair(1).name;
+    $("score-a").textContent = v.score[0]; $("score-b").textContent = v.score[1];
+    $("games-a").textContent = "games " + v.won[0]; $("games-b").textContent = "games " + v.won[1];
+    $("game-line").textContent = v.game ? "Game " + v.game + (v.over ? "" : " · hand " + v.hand) + " · to " + target() +
+      (v.estimated ? " · score estimated until the waiting hands are sent" : "") + (s.help_called ? " · organiser called" : "") : "";
+
+    renderRefused();
+    renderConfirm();
+    var needsSeating = !s.game_number && !seatQueued();
+    $("seating-panel").hidden = !needsSeating;
+    if (needsSeating) renderSeating();
+    var over = v.over;
+    $("done-panel").hidden = !over || needsSeating;
+    if (over) {
+      var res = s.result || {};
+      $("done-text").textContent = (res.decided && res.winner !== null ? "Pair " + LETTER[res.winner] + " won the board " : "The board's match is decided ") +
+        v.won[0] + "-" + v.won[1] + ". " + (res.all_confirmed ? "All games confirmed. Wait for the next round." : "Each pair confirms its games above.");
+    }
+    var refusedHand = queue.some(function (q) { return q.refused; });
+    if (needsSeating || over || (refusedHand && !fixing)) { $("hand-form").hidden = true; handSig = null; }
+    else {
+      var sig = [s.board, v.game, v.hand, v.dealer, v.score.join("-"), fixing, JSON.stringify(fieldErrors), !!preview].join("|");
+      if (sig !== handSig || $("hand-form").hidden) { handSig = sig; renderHand(); }
+    }
+    renderQueue();
+    renderHistory();
+    $("undo").disabled = !(queue.some(function (q) { return q.kind === "hand"; }) || s.last_hand_id);
+  }
+
+  function renderRefused() {
+    var item = queue.filter(function (q) { return q.refused; })[0];
+    $("refused").hidden = !item || fixing === item.key;
+    if (!item) return;
+    var err = item.refused.error || {};
+    var fields = err.fields ? Object.keys(err.fields).map(function (k) { return err.fields[k]; }).filter(function (m) { return m !== err.message; }) : [];
+    $("refused-text").textContent = item.label + " — " + (err.message || "refused") + (fields.length ? " " + fields.join(" ") : "") +
+      " Nothing after it is sent until you fix or discard it.";
+    $("refused-fix").hidden = !(item.kind === "hand" && item.refused.status === 400 && item.form);
+  }
+
+  function renderConfirm() {
+    var list = $("confirm-list");
+    list.innerHTML = "";
+    var games = (server.games || []).filter(function (g) { return g.status === "finished" && !g.confirmed; });
+    // Games the waiting hands finish are confirmed once they reach the server.
+    $("confirm-panel").hidden = !games.length;
+    games.forEach(function (g) {
+      var words = g.confirmations || [];
+      var box = h("div", { "class": "confirm-game" }, [h("p", { "class": "big-line" }, [
+        "Game " + g.number + ": A " + g.score[0] + " – B " + g.score[1] + ", bullseye to " + LETTER[g.winner] + "."])]);
+      ["a", "b"].forEach(function (side) {
+        var word = words.filter(function (w) { return w.party === side; })[0];
+        var queued = queue.filter(function (q) { return q.kind === "confirm" && q.body.game === g.number && q.body.side === side; })[0];
+        var name = pair(side === "a" ? 0 : 1).name;
+        if (word || queued) {
+          var agrees = word ? word.agrees : queued.body.agrees;
+          box.appendChild(h("p", { "class": agrees ? "ok" : "bad" }, [
+            "Pair " + side.toUpperCase() + " (" + name + ") " + (agrees ? "confirmed" : "refused") + (queued && !word ? " (waiting to send)" : "") + "."]));
+          return;
+        }
+        var reasonId = "reason-" + g.number + "-" + side;
+        var refuse = h("details", { "class": "refuse" }, [h("summary", { text: "Pair " + side.toUpperCase() + ": refuse this result" }),
+          h("p", {}, [h("label", { "for": reasonId, text: "What is wrong? (the organiser will come)" }),
+            h("textarea", { id: reasonId, rows: "2", maxlength: "300" })]),
+          h("button", { type: "button", "class": "big danger", onclick: function () {
+            var reason = $(reasonId).value.trim();
+            if (!reason) { flash("Say what is wrong before refusing."); $(reasonId).focus(); return; }
+            enqueue("confirm", API.confirm, { game: g.number, side: side, agrees: false, reason: reason }, "Pair " + side.toUpperCase() + " refuses game " + g.number);
+            enqueue("help", API.help, undefined, "Call the organiser (game " + g.number + " refused)");
+            render(); flush();
+          } }, ["Refuse and call the organiser"])]);
+        box.appendChild(h("div", { "class": "confirm-side" }, [
+          h("button", { type: "button", "class": "big go", onclick: function () {
+            enqueue("confirm", API.confirm, { game: g.number, side: side, agrees: true }, "Pair " + side.toUpperCase() + " confirms game " + g.number);
+            render(); flush();
+          } }, ["Pair " + side.toUpperCase() + " (" + name + "): confirm game " + g.number]),
+          refuse
+        ]));
+      });
+      list.appendChild(box);
+    });
+  }
+
+  var handSig = null;
+  var seatDraft = null;
+  function renderSeating() {
+    var a = pair(0).players, b = pair(1).players;
+    if (!seatDraft || seatDraft.board !== server.board) {
+      seatDraft = { board: server.board, seats: [a[0] && a[0].id, b[0] && b[0].id, a[1] && a[1].id, b[1] && b[1].id], first: null };
+    }
+    var box = $("seat-pickers");
+    box.innerHTML = "";
+    [0, 1, 2, 3].forEach(function (seat) {
+      var players = seat % 2 === 0 ? a : b;
+      var id = "seat-" + seat;
+      box.appendChild(h("p", { "class": "seat" }, [
+        h("label", { "for": id, text: "Seat " + (seat + 1) + " (pair " + LETTER[seat % 2] + ")" }),
+        h("select", { id: id, onchange: function (e) {
+          var pid = Number(e.target.value), partner = (seat + 2) % 4;
+          seatDraft.seats[seat] = pid;
+          if (seatDraft.seats[partner] === pid) seatDraft.seats[partner] = players.filter(function (p) { return p.id !== pid; })[0].id;
+          renderSeating();
+        } }, players.map(function (p) { return h("option", { value: String(p.id), selected: seatDraft.seats[seat] === p.id, text: p.name }); }))
+      ]));
+    });
+    var fd = $("first-dealer");
+    while (fd.children.length > 1) fd.removeChild(fd.lastChild);
+    [0, 1, 2, 3].forEach(function (seat) {
+      var id = "fd-" + seat;
+      fd.appendChild(h("input", { type: "radio", name: "first_dealer", id: id, value: String(seat), checked: seatDraft.first === seat,
+        onchange: function () { seatDraft.first = seat; $("err-first_dealer").hidden = true; } }));
+      fd.appendChild(h("label", { "for": id, text: "Seat " + (seat + 1) + ": " + (playerName(seatDraft.seats[seat]) || "?") }));
+    });
+  }
+
+  function renderQueue() {
+    var list = $("queue-list");
+    list.innerHTML = "";
+    $("queue-panel").hidden = !queue.length;
+    queue.forEach(function (q, i) {
+      var state = q.refused ? "refused" : (i === 0 && flushing ? "sending" : reachable ? "waiting" : "waiting for the connection");
+      list.appendChild(h("li", { "class": q.refused ? "bad" : "" }, [q.label + " — " + state]));
+    });
+  }
+
+  function renderHistory() {
+    var list = $("history");
+    list.innerHTML = "";
+    var hands = (server.hands || []).slice().reverse();
+    queue.filter(function (q) { return q.kind === "hand" && !q.refused; }).slice().reverse().forEach(function (q) {
+      list.appendChild(h("li", { "class": "pending" }, [h("strong", { text: "G" + q.body.game + " hand " + q.body.number + " (waiting): " }), asEntered(q.body.hand)]));
+    });
+    hands.forEach(function (hd) {
+      list.appendChild(h("li", {}, [h("strong", { text: "Hand " + hd.number + ": " }), readingOf(hd.events, hd.record) +
+        " → A " + hd.score_after[0] + " – B " + hd.score_after[1]]));
+    });
+    if (!list.children.length) list.appendChild(h("li", { text: "No hand yet." }));
+  }
+
+  // ---- actions ------------------------------------------------------------------------------------
+  $("check").addEventListener("click", check);
+  $("send").addEventListener("click", send);
+  $("edit").addEventListener("click", function () { preview = null; renderHand(); });
+  $("hand-form").addEventListener("submit", function (e) { e.preventDefault(); });
+
+  $("seating-form").addEventListener("submit", function (e) {
+    e.preventDefault();
+    if (seatDraft.first === null) { var el = $("err-first_dealer"); el.textContent = "Choose who deals first (highest cut)."; el.hidden = false; return; }
+    var seating = {};
+    seatDraft.seats.forEach(function (pid, seat) { if (pid) seating[String(seat)] = pid; });
+    enqueue("seat", API.seat, { seating: seating, first_dealer: seatDraft.first }, "Seating and first dealer");
+    render(); flush();
+  });
+
+  $("undo").addEventListener("click", function () {
+    var lastQueued = -1;
+    queue.forEach(function (q, i) { if (q.kind === "hand") lastQueued = i; });
+    var what = lastQueued >= 0 ? queue[lastQueued].label.split(":")[0] : "the last hand sent";
+    if (Date.now() - undoArmed > 4000) {
+      undoArmed = Date.now();
+      $("undo").textContent = "Tap again to undo " + what;
+      setTimeout(function () { $("undo").textContent = "Undo last hand"; }, 4000);
+      return;
+    }
+    undoArmed = 0;
+    $("undo").textContent = "Undo last hand";
+    if (flushing && lastQueued === 0) { flash("That hand is being sent right now; tap Undo again in a moment."); return; }
+    if (lastQueued >= 0 && lastQueued === queue.length - 1 || (lastQueued >= 0 && queue[lastQueued].refused)) {
+      var item = queue.splice(lastQueued, 1)[0];
+      if (fixing === item.key) fixing = null;
+      saveQueue();
+      flash(item.label.split(":")[0] + " removed before it was sent.");
+      render(); flush();
+      return;
+    }
+    if (queue.some(function (q) { return q.kind === "undo"; })) { flash("An undo is already waiting; wait for the connection to undo more."); return; }
+    if (!server.last_hand_id) { flash("There is no hand to undo."); return; }
+    enqueue("undo", API.undo, { hand: server.last_hand_id }, "Undo the last hand");
+    render(); flush();
+  });
+
+  $("help").addEventListener("click", function () {
+    enqueue("help", API.help, undefined, "Call the organiser");
+    render(); flush();
+  });
+
+  $("refused-drop").addEventListener("click", function () {
+    var item = queue.filter(function (q) { return q.refused; })[0];
+    if (!item) return;
+    queue.splice(queue.indexOf(item), 1);
+    if (fixing === item.key) fixing = null;
+    saveQueue();
+    flash(item.label.split(":")[0] + " discarded.");
+    refreshAfterDiscard();
+  });
+  function refreshAfterDiscard() { render(); if (!queue.length) refresh(); else flush(); }
+
+  $("refused-fix").addEventListener("click", function () {
+    var item = queue.filter(function (q) { return q.refused; })[0];
+    if (!item || !item.form) return;
+    fixing = item.key;
+    f = clone(item.form);
+    preview = null;
+    fieldErrors = item.refused.error.fields || { hand: item.refused.error.message };
+    render();
+    var first = document.querySelector("#hand-fields .invalid");
+    if (first) first.scrollIntoView({ block: "center" });
+  });
+
+  // ---- the screen stays awake -----------------------------------------------------------------------
+  var lock = null;
+  function wake() {
+    var note = $("wake");
+    if (!window.isSecureContext) {
+      note.hidden = false;
+      note.textContent = "The screen may go dark: keeping it awake needs a secure (https) address. Set this tablet's screen timeout to its longest.";
+      return;
+    }
+    if (!("wakeLock" in navigator)) {
+      note.hidden = false;
+      note.textContent = "This browser cannot keep the screen awake. Set this tablet's screen timeout to its longest.";
+      return;
+    }
+    navigator.wakeLock.request("screen").then(function (l) {
+      lock = l;
+      note.hidden = true;
+      l.addEventListener("release", function () { lock = null; });
+    }, function (e) {
+      note.hidden = false;
+      note.textContent = "The screen could not be kept awake (" + (e && e.message ? e.message : "refused") + "). Tap the page, or set the screen timeout to its longest.";
+    });
+  }
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") { if (!lock) wake(); refresh(); flush(); }
+  });
+  document.addEventListener("click", function () { if (!lock && window.isSecureContext && "wakeLock" in navigator) wake(); }, { once: true });
+
+  window.addEventListener("online", function () { retryDelay = 2000; flush(); });
+  window.addEventListener("offline", function () { setReachable(false); render(); });
+
+  // ---- start ----------------------------------------------------------------------------------------
+  render();
+  wake();
+  if (device && device.token) {
+    if (queue.length) flush(); else refresh();
+    setInterval(function () {
+      if (document.hidden) return;
+      if (queue.length && !queue[0].refused) flush();
+      else if (!queue.length) refresh();
+    }, 10000);
+  }
+})();

@@ -127,6 +127,10 @@ class World:
 
 @pytest.fixture
 def world(db: Any) -> World:
+    return build_world()
+
+
+def build_world() -> World:
     organiser = make_user("organiser")
     other = make_user("other")
     staff = make_user("staff", staff=True)

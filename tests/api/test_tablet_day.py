@@ -2,40 +2,16 @@
 
 from __future__ import annotations
 
-import uuid
 from typing import Any
 
 import pytest
 
-from scoring.simulate import simulate_game
-from tournaments.models import Board, Game, Hand, IdempotencyRecord
+from tournaments.models import Game, Hand, IdempotencyRecord
 
 from .conftest import World
+from .helpers import hands_of_game, key, play_game, post, seat
 
 pytestmark = pytest.mark.django_db
-
-RULES = "trinidad-tournament"
-
-
-def key() -> str:
-    return str(uuid.uuid4())
-
-
-def post(api: Any, world: World, path: str, body: Any, who: str = "tablet", idem: str | None = None) -> Any:
-    headers = {**world.auth(who), "HTTP_IDEMPOTENCY_KEY": idem or key()}
-    return api.post(path, body, format="json", **headers)
-
-
-def seat(api: Any, world: World, board: Board | None = None, first_dealer: int = 0) -> Any:
-    board = board or world.board
-    a, b = board.pair_a.pair, board.pair_b.pair
-    seating = {"0": a.player_1_id, "1": b.player_1_id, "2": a.player_2_id, "3": b.player_2_id}
-    return post(api, world, f"/api/v1/tablet/boards/{board.pk}/seating/", {"seating": seating, "first_dealer": first_dealer})
-
-
-def hands_of_game(seed: int, first_dealer: int = 0) -> list[dict[str, Any]]:
-    return simulate_game(RULES, seed=seed, first_dealer=first_dealer).tally_hands
-
 
 def test_current_board_is_the_tablets_table(api: Any, world: World) -> None:
     response = api.get("/api/v1/tablet/board/", **world.auth("tablet"))
@@ -148,10 +124,7 @@ def test_undo_voids_the_last_hand_once(api: Any, world: World) -> None:
 
 def play_game_one(api: Any, world: World, seed: int = 3) -> dict[str, Any]:
     seat(api, world)
-    for number, hand in enumerate(hands_of_game(seed=seed), start=1):
-        last = post(api, world, f"/api/v1/tablet/boards/{world.board.pk}/hands/", {"game": 1, "number": number, "hand": hand})
-        assert last.status_code == 201, last.content
-    return last.json()
+    return play_game(api, world, seed=seed)[-1]
 
 
 def test_both_pairs_confirm_a_finished_game(api: Any, world: World) -> None:

@@ -16,11 +16,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from .errors import InvalidHand, describe, join_path, short_key
+from .errors import InvalidHand, describe, short_key
 from .model import GameResult, Hand, HandResult
 from .rules import RuleSet
 from .score import evaluate
-from .tally import PLAY_FIELDS, read_header, read_tally
+from .tally import read_tally
 
 _DOCUMENT_FIELDS: Final = frozenset({"rules", "score", "hand", "hands"})
 _DEFAULT_RULES: Final = "trinidad"
@@ -117,38 +117,11 @@ def read_hand(
 def _read_play(
     rules: RuleSet, raw: Mapping[str, Any], path: str, score: Sequence[int] | None, dealer: int | None
 ) -> Hand:
-    for key in raw:
-        if key not in PLAY_FIELDS:
-            raise InvalidHand("unknown_field", join_path(path, short_key(key)),
-                              f"{describe(key)} is not a field of a card-by-card hand record")
-    header = read_header(raw, rules, path, score=score, dealer=dealer)
-    if header.ends_game:
-        # the game was won during the deal: the cards are checked for shape only, never scored
-        for name in ("deal", "runs", "discards", "tricks"):
-            if name in raw:
-                _check_card_lists(raw[name], join_path(path, name), 3 if name == "runs" else 2)
-        return Hand(header.dealer, False, header.abandoned, header.kicks, header.beg, trump=header.trump)
-    try:
-        from .play import read_play_hand
-    except ImportError:  # pragma: no cover - only while the play form is not yet built
-        raise InvalidHand("play_form_unavailable", path,
-                          "This engine cannot read card-by-card records yet") from None
-    return read_play_hand(raw, rules, path)
+    """The play form is ``scoring.play``'s (imported here, on first use): it reads the header with
+    ``tally.read_header`` (given ``score`` and ``dealer``) and derives the counted facts from the cards."""
+    from .play import read_play_hand
 
-
-def _check_card_lists(value: Any, where: str, depth: int) -> None:
-    """``value`` is a list nested ``depth`` deep whose leaves are card texts (the play form's shape)."""
-    from .cards import CARD_TEXT
-
-    if type(value) is not list:
-        raise InvalidHand("wrong_type", where, f"Expected a list, not {describe(value)}")
-    for i, item in enumerate(value):
-        at = f"{where}[{i}]"
-        if depth > 1:
-            _check_card_lists(item, at, depth - 1)
-        elif not (type(item) is str and item in CARD_TEXT):
-            raise InvalidHand("bad_card", at,
-                              f"{describe(item)} is not a card: write the rank then the suit, like 10H or AS")
+    return read_play_hand(raw, rules, path, score=score, dealer=dealer)
 
 
 def check_score(rules: RuleSet, value: Any, path: str) -> tuple[int, ...]:

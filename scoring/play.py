@@ -90,18 +90,7 @@ def read_play_hand(
         raise InvalidHand("wrong_seat_count", join_path(path, "deal"),
                           f"The deal must list the cards of each of the {n} seats, not {len(deal)}")
     for seat in range(n):
-        cards = deal[seat]
-        if type(cards) is not list or len(cards) != FIRST_DEAL:
-            raise _bad_cards(cards, FIRST_DEAL, seat, f"{path}.deal[{seat}]",
-                             f"Each seat is dealt {FIRST_DEAL} cards at first")
-        try:
-            numbers = list(map(card_number, cards))
-        except (KeyError, TypeError):
-            raise _first_bad_card(cards, f"{path}.deal[{seat}]") from None
-        for i, idx in enumerate(numbers):
-            if dealt[idx] != -3:  # _NOT_DEALT
-                raise _duplicate(idx, seat, dealt, f"{path}.deal[{seat}][{i}]")
-            dealt[idx] = seat
+        _deal_to(seat, deal[seat], FIRST_DEAL, dealt, path, f"deal[{seat}]")
     runs = raw.get("runs", _NONE)
     if type(runs) is not list:
         raise InvalidHand("wrong_type", join_path(path, "runs"),
@@ -122,18 +111,7 @@ def read_play_hand(
             raise InvalidHand("wrong_seat_count", f"{path}.runs[{r}]",
                               f"Each run must list the cards of each of the {n} seats, not {len(run)}")
         for seat in range(n):
-            cards = run[seat]
-            if type(cards) is not list or len(cards) != run_cards:
-                raise _bad_cards(cards, run_cards, seat, f"{path}.runs[{r}][{seat}]",
-                                 f"Each run gives every seat {_count(run_cards, 'card')}")
-            try:
-                numbers = list(map(card_number, cards))
-            except (KeyError, TypeError):
-                raise _first_bad_card(cards, f"{path}.runs[{r}][{seat}]") from None
-            for i, idx in enumerate(numbers):
-                if dealt[idx] != -3:  # _NOT_DEALT
-                    raise _duplicate(idx, seat, dealt, f"{path}.runs[{r}][{seat}][{i}]")
-                dealt[idx] = seat
+            _deal_to(seat, run[seat], run_cards, dealt, path, f"runs[{r}][{seat}]")
 
     # ---- discards: laid away, out of play ---------------------------------------------------------
     holder = dealt.copy()  # card number -> seat holding it now, or _LAID_AWAY, or _PLAYED
@@ -348,10 +326,22 @@ def _first_bad_card(cards: list[Any], where: str) -> InvalidHand:
     return _not_a_card(cards[i], f"{where}[{i}]")
 
 
-def _bad_cards(cards: object, size: int, seat: int, where: str, rule: str) -> InvalidHand:
+def _deal_to(seat: int, cards: object, size: int, dealt: list[int], path: str, field: str) -> None:
+    """Mark ``cards`` (``size`` card texts at ``path.field``) as dealt to ``seat`` in ``dealt``."""
     if type(cards) is not list:
-        return InvalidHand("wrong_type", where, f"Seat {seat}'s cards must be a list, not {describe(cards)}")
-    return InvalidHand("wrong_card_count", where, f"{rule}: seat {seat} has {len(cards)}")
+        raise InvalidHand("wrong_type", f"{path}.{field}", f"Seat {seat}'s cards must be a list, not {describe(cards)}")
+    if len(cards) != size:
+        rule = (f"Each seat is dealt {FIRST_DEAL} cards at first" if field.startswith("deal")
+                else f"Each run gives every seat {_count(size, 'card')}")
+        raise InvalidHand("wrong_card_count", f"{path}.{field}", f"{rule}: seat {seat} has {len(cards)}")
+    try:
+        numbers = list(map(_INDEX.__getitem__, cards))
+    except (KeyError, TypeError):
+        raise _first_bad_card(cards, f"{path}.{field}") from None
+    for i, idx in enumerate(numbers):
+        if dealt[idx] != _NOT_DEALT:
+            raise _duplicate(idx, seat, dealt, f"{path}.{field}[{i}]")
+        dealt[idx] = seat
 
 
 def _duplicate(idx: int, seat: int, dealt: list[int], where: str) -> InvalidHand:

@@ -70,7 +70,11 @@ def score_document(doc: Any) -> GameResult:
             raise InvalidHand("hand_after_win", path,
                               f"Side {winner} already won the game in the hand before: a game ends there, "
                               "so this hand belongs to the next game")
-        result = evaluate(rules, read_hand(rules, raw, path, score=score, dealer=dealer), score, path)
+        if type(raw) is dict and not ("tricks" in raw or "deal" in raw or "runs" in raw or "discards" in raw):
+            hand = read_tally(raw, rules, path, score, dealer)  # the tally form (or a misdeal): as read_hand
+        else:
+            hand = read_hand(rules, raw, path, score=score, dealer=dealer)
+        result = evaluate(rules, hand, score, path)
         results.append(result)
         score = result.score
         winner = result.winner

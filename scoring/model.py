@@ -137,7 +137,9 @@ class GameResult:
 _AWARDS: Final[dict[tuple[int, Card | None], Award]] = {}
 _JACKS: Final[dict[tuple[int, int], JackOutcome]] = {}
 _PENALTIES: Final[dict[tuple[str, int], Penalty]] = {}
-_EVENTS: Final[dict[tuple[str, int, int, Card | None, int | None], Event]] = {}
+#: The shared events, by (kind, side, points, card, offender).
+SHARED_EVENTS: Final[dict[tuple[str, int, int | None, Card | None, int | None], Event]] = {}
+_EVENTS: Final = SHARED_EVENTS
 _MAX_EVENTS: Final = 8192
 
 

@@ -98,13 +98,32 @@ class RuleSet:
             return spec
         if not isinstance(spec, Mapping):
             raise InvalidHand("rules_type", path, "The rules must be a preset name or an object of options")
+        # the usual spec, scalar options only: its items (with their types, so that true is not 1)
+        # are the cache key as they stand
+        quick = tuple([(k, v, v.__class__) for k, v in spec.items()])
         try:
-            key = tuple(sorted((k, _freeze(v)) for k, v in spec.items()))
-        except (TypeError, RecursionError):  # unhashable or absurdly nested: no cache, same checks
-            key = None
-        if key is not None:
-            return _from_options(key, path)
-        return _build(dict(spec), path)
+            found = _QUICK.get((quick, path))
+        except TypeError:  # a nested value (kick_points): the frozen form below
+            found = None
+        else:
+            if found is None:
+                found = _QUICK[(quick, path)] = _from_spec_mapping(spec, path)
+                if len(_QUICK) > 256:
+                    _QUICK.clear()
+        return found if found is not None else _from_spec_mapping(spec, path)
+
+
+_QUICK: Final[dict[tuple[tuple[tuple[Any, Any, type], ...], str], RuleSet]] = {}
+
+
+def _from_spec_mapping(spec: Mapping[Any, Any], path: str) -> RuleSet:
+    try:
+        key = tuple(sorted((k, _freeze(v)) for k, v in spec.items()))
+    except (TypeError, RecursionError):  # unhashable or absurdly nested: no cache, same checks
+        key = None
+    if key is not None:
+        return _from_options(key, path)
+    return _build(dict(spec), path)
 
 
 def _freeze(value: object) -> object:

@@ -14,7 +14,7 @@ from typing import Final
 
 from .cards import Card
 from .errors import InvalidHand, join_path
-from .model import Beg, Event, EventKind, Hand, HandResult, event
+from .model import SHARED_EVENTS, Beg, Event, EventKind, Hand, HandResult, event
 from .rules import RuleSet
 
 _NO_CARDS: Final[tuple[Card, ...]] = ()
@@ -53,9 +53,12 @@ def evaluate(rules: RuleSet, hand: Hand, score: Sequence[int], path: str = "hand
     points_now = list(score)
     events: list[Event] = []
     winner: int | None = None
-    for kind, side, step_points, card, offender in scoring_steps(rules, hand):
+    shared = SHARED_EVENTS
+    for step in scoring_steps(rules, hand):
+        kind, side, step_points, card, offender = step
         if step_points is None:  # a lost game: the opponent's score is raised to the target
             points = target - points_now[side]
+            step = (kind, side, points, card, offender)
         elif step_points <= 0:  # an event of no points is no event
             continue
         else:
@@ -65,7 +68,8 @@ def evaluate(rules: RuleSet, hand: Hand, score: Sequence[int], path: str = "hand
             raise InvalidHand("gift_would_win", join_path(path, "beg"),
                               f"Giving one would take side {side} to {total}, out of {target}: under these "
                               "rules a gift may not win the game, so the dealer must run the pack")
-        events.append(event(kind, side, points, card, offender))
+        found = shared.get(step)  # the step is its event's key: the shared Event, or a new one
+        events.append(found if found is not None else event(kind, side, points, card, offender))
         points_now[side] = total
         if total >= target:  # the game is won: nothing after this event is scored
             winner = side

@@ -321,7 +321,6 @@ def read_tally(
     raw: Mapping[str, Any],
     rules: RuleSet,
     path: str,
-    *,
     score: Sequence[int] | None = None,
     dealer: int | None = None,
 ) -> Hand:

@@ -198,7 +198,7 @@ def test_hand_submit_query_count_mid_game_and_at_the_end_of_a_game(django_assert
     with django_assert_max_num_queries(7):  # incl. SAVEPOINT/RELEASE of the atomic block
         hand_submit(board=board, game_number=1, hand_number=2, record=tally(1))
     submit(board, tally(2))
-    with django_assert_max_num_queries(14):  # + board results, next game, outbox
+    with django_assert_max_num_queries(13):  # + board results, next game, outbox
         hand_submit(board=board, game_number=1, hand_number=4, record=tally(3))
 
 

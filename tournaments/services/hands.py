@@ -115,6 +115,7 @@ def _hand_submit(
         raise conflict("game_over", f"Game {game_number} is over: it was won by side {game.winner}.", board)
     if board.decided:
         raise conflict("match_decided", "The board's match is decided: its play has stopped.", board)
+    # Read after the lock (a new statement sees what a concurrent submission committed meanwhile).
     last = (
         Hand.objects.filter(game=game, status=Hand.Status.ACTIVE).order_by("-number")
         .values_list("number", flat=True).first()

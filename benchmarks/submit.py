@@ -1,0 +1,145 @@
+"""Hands per second through ``hand_submit`` versus a bare INSERT of the same JSON row, in one run.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/hangjack .venv/bin/python benchmarks/submit.py [--hands N]
+
+Builds a throw-away test database (``test_<name>``, migrated, dropped at the end), seats boards and feeds
+them whole games from the engine's seeded simulator (tally form, ``trinidad-tournament``). Three timings,
+each hand its own committed transaction, on the same connection:
+
+- ``bare``: ``INSERT`` of the hand's row (record as JSON, events, score...) into a table shaped like
+  ``tournaments_hand`` without constraints, in autocommit: the floor for storing a hand durably;
+- ``hand_submit``: the service (lock the game, check numbers, score with the engine, insert, update the
+  game, audit; at a game's end derive the board and open the next game, outbox row published on commit);
+- ``idempotent``: the same through ``idempotent_call``, as the tablet API calls it (+ the key's record).
+
+Prints hands/s and the ratio to ``bare`` (the aim: hand_submit at most 3x slower). Without REDIS_URL the
+outbox publishes in-process (Celery eager: the standings task runs inline at each game's end); with it,
+publishing is one push to Redis.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.db import connection  # noqa: E402
+from django.test.utils import setup_test_environment  # noqa: E402
+
+from scoring.simulate import simulate_game  # noqa: E402
+
+
+def build(boards: int):  # noqa: ANN201
+    from tests.tournaments.factories import make_device, make_entries, make_round, make_tournament, seat
+    from tournaments.models import Board
+
+    tournament = make_tournament(match_format={"kind": "games", "n": 100000})  # boards never decide
+    entries = make_entries(tournament, boards * 2)
+    round_ = make_round(tournament, [(entries[i], entries[i + 1]) for i in range(0, len(entries), 2)])
+    out = []
+    for board in Board.objects.filter(round=round_).order_by("table"):
+        board = seat(board, 0)
+        out.append((Board.objects.get(pk=board.pk), make_device(board)))
+    return out
+
+
+class Feeder:
+    """Hands for one board, game after game, each simulated from the board's actual score and dealer."""
+
+    def __init__(self, board, seed: int) -> None:  # noqa: ANN001
+        self.board, self.seed, self.queue, self.game_number, self.hand_number = board, seed, [], 0, 0
+
+    def next(self) -> tuple[int, int, dict]:
+        from tournaments.models import Game
+
+        if not self.queue:
+            game = Game.objects.exclude(status="voided").filter(board=self.board).order_by("-number").first()
+            self.seed += 1
+            self.queue = list(simulate_game("trinidad-tournament", seed=self.seed, score=game.score,
+                                            first_dealer=game.next_dealer, misdeal_rate=0.02,
+                                            renege_rate=0.02).tally_hands)
+            self.game_number, self.hand_number = game.number, game.hands.filter(status="active").count()
+        self.hand_number += 1
+        return self.game_number, self.hand_number, self.queue.pop(0)
+
+
+def time_hand_submit(boards, hands: int, *, idempotent: bool, seed: int) -> float:  # noqa: ANN001
+    from tournaments.selectors import hand_data
+    from tournaments.services import hand_submit, idempotent_call
+
+    feeders = [Feeder(board, seed + 1000 * i) for i, (board, _) in enumerate(boards)]
+    start = time.perf_counter()
+    for i in range(hands):
+        k = i % len(boards)
+        board, device = boards[k]
+        game_number, hand_number, record = feeders[k].next()
+        if idempotent:
+            def call(board=board, device=device, g=game_number, h=hand_number, r=record):  # noqa: ANN001, ANN202
+                return 201, {"hand": hand_data(hand_submit(board=board, game_number=g, hand_number=h, record=r,
+                                                           device=device))}
+            idempotent_call(device=device, key=f"{seed}-{i}", method="POST", path=f"/boards/{board.pk}/hands",
+                            body={"game": game_number, "hand": hand_number, "record": record}, call=call)
+        else:
+            hand_submit(board=board, game_number=game_number, hand_number=hand_number, record=record, device=device)
+    return time.perf_counter() - start
+
+
+def time_bare(rows: list[tuple[int, dict, list, list]]) -> float:
+    with connection.cursor() as cursor:
+        cursor.execute("DROP TABLE IF EXISTS bench_bare_hand")
+        cursor.execute("CREATE TABLE bench_bare_hand (LIKE tournaments_hand INCLUDING DEFAULTS)")
+        cursor.execute("ALTER TABLE bench_bare_hand ALTER COLUMN id ADD GENERATED BY DEFAULT AS IDENTITY")
+    sql = ("INSERT INTO bench_bare_hand (game_id, number, record, form, dealer, events, trump, score_after, winner,"
+           " next_dealer, version, status, created_at) VALUES (%s, %s, %s, 'tally', %s, %s, 'S', %s, NULL, %s, 1,"
+           " 'active', now())")
+    start = time.perf_counter()
+    with connection.cursor() as cursor:  # autocommit: every INSERT is committed on its own
+        for number, record, events, score in rows:
+            cursor.execute(sql, [1, number, json.dumps(record), record.get("dealer", 0), json.dumps(events),
+                                 json.dumps(score), 0])
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--hands", type=int, default=2000)
+    parser.add_argument("--boards", type=int, default=8)
+    args = parser.parse_args()
+    if connection.vendor != "postgresql":
+        sys.exit("benchmarks/submit.py measures PostgreSQL: set DATABASE_URL=postgres://...")
+    setup_test_environment()
+    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
+    try:
+        boards = build(args.boards)
+        time_hand_submit(boards, 200, idempotent=False, seed=1)  # warm up: imports, caches, plans
+        from tournaments.models import Hand
+
+        sample = list(Hand.objects.order_by("id").values_list("number", "record", "events", "score_after")[:200])
+        rows = [sample[i % len(sample)] for i in range(args.hands)]
+        time_bare(rows[:200])
+        bare = time_bare(rows)
+        service = time_hand_submit(boards, args.hands, idempotent=False, seed=50_000)
+        idem = time_hand_submit(boards, args.hands, idempotent=True, seed=90_000)
+        bare_again = time_bare(rows)
+        bare = min(bare, bare_again)
+        mode = "Redis broker" if os.environ.get("REDIS_URL") else "Celery eager (no REDIS_URL)"
+        print(f"PostgreSQL {connection.pg_version}, {args.hands} hands over {args.boards} boards, outbox: {mode}")
+        print(f"bare INSERT (autocommit)   {args.hands / bare:8.0f} hands/s   1.00x")
+        print(f"hand_submit                {args.hands / service:8.0f} hands/s   {service / bare:.2f}x")
+        print(f"idempotent_call+submit     {args.hands / idem:8.0f} hands/s   {idem / bare:.2f}x")
+    finally:
+        connection.creation.destroy_test_db(old_name, verbosity=0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,23 +1,20 @@
 """Celery tasks: they take ids, re-fetch, and call one service (HackSoft).
 
-Acks late, rejected on worker loss, JSON only, with the time limits of config/settings/base.py. Both
-tasks are idempotent: publishing one twice (the outbox sweep after a crash) does no harm.
+Acks late, rejected on worker loss, JSON only, with the time limits of config/settings/base.py. Every
+task is idempotent: publishing one twice (the outbox sweep after a crash) does no harm.
 """
 
 from __future__ import annotations
 
-import hashlib
-import importlib
-import json
+import logging
 from typing import Any
 
 from celery import shared_task
-from django.db import transaction
+from django.db import OperationalError
+
+logger = logging.getLogger(__name__)
 
 TASK_OPTIONS: dict[str, Any] = {"acks_late": True, "reject_on_worker_lost": True}
-
-#: The real standings service, once it exists: ``tournament_standings_recompute(*, tournament_id)``.
-STANDINGS_SERVICE = ("tournaments.services.standings", "tournament_standings_recompute")
 
 
 @shared_task(name="tournaments.tasks.outbox_sweep", **TASK_OPTIONS)
@@ -28,49 +25,45 @@ def outbox_sweep() -> int:
     return sweep()
 
 
-@shared_task(name="tournaments.tasks.standings_recompute", **TASK_OPTIONS)
+#: Transient database errors (a dropped connection, a deadlock, a lock timeout): retried with backoff.
+RETRY_OPTIONS: dict[str, Any] = {
+    "autoretry_for": (OperationalError,), "retry_backoff": 2, "retry_backoff_max": 60, "retry_jitter": True,
+    "max_retries": 6,
+}
+
+
+@shared_task(name="tournaments.tasks.standings_recompute", **TASK_OPTIONS, **RETRY_OPTIONS)
 def standings_recompute(tournament_id: int) -> bool:
-    """Recompute a tournament's standings from confirmed games (True when a new snapshot was stored)."""
+    """Recompute a tournament's standings from confirmed games (True when a new snapshot was stored).
+
+    Reads the latest state whenever it runs, so a burst of confirmations coalesces: the outbox publishes
+    one task per coalesce key when publishing was delayed, and every later run finds the same input and
+    stores nothing (the snapshot is keyed by a digest of its input). The tournament row lock serializes
+    recomputations of one tournament.
+    """
+    from tournaments.services.standings import tournament_standings_recompute
+
+    return tournament_standings_recompute(tournament_id=tournament_id)
+
+
+@shared_task(name="tournaments.tasks.round_pair", **TASK_OPTIONS, **RETRY_OPTIONS)
+def round_pair(round_id: int) -> str | None:
+    """Pair a pending round (Swiss, round robin or knockout) and leave it drafted; returns its status.
+
+    Idempotent: a round already drafted (paired in-process, or by an earlier run) is left alone. A
+    refusal of the pairing itself is not retried: it is recorded on the round for the organiser, who
+    starts the round again once it is fixed.
+    """
+    from tournaments.models import Round
+    from tournaments.services.errors import DomainError, NotFound
+    from tournaments.services.pairing import round_pair as pair
+    from tournaments.services.pairing import round_pair_failed
+
     try:
-        module = importlib.import_module(STANDINGS_SERVICE[0])
-        service = getattr(module, STANDINGS_SERVICE[1])
-    except (ImportError, AttributeError):
-        return _standings_placeholder(tournament_id)
-    return bool(service(tournament_id=tournament_id))
-
-
-@transaction.atomic
-def _standings_placeholder(tournament_id: int) -> bool:
-    """Stand-in until the ranking lands: totals per entry over confirmed games, stored once per input."""
-    from tournaments.models import Board, StandingsSnapshot, Tournament
-
-    tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
-    if tournament is None:
-        return False
-    rows: dict[int, dict[str, int]] = {}
-    boards = Board.objects.filter(round__tournament=tournament).order_by("id").values(
-        "pair_a_id", "pair_b_id", "bullseyes_a", "bullseyes_b", "chalks_a", "chalks_b", "hang_jacks_a",
-        "hang_jacks_b", "decided", "winner", "is_draw", "all_confirmed")
-    for b in boards:
-        for side, entry in ((0, b["pair_a_id"]), (1, b["pair_b_id"])):
-            if entry is None:
-                continue
-            row = rows.setdefault(entry, {"entry": entry, "match_points": 0, "bullseyes": 0, "chalks_for": 0,
-                                          "chalks_against": 0, "hang_jacks": 0})
-            mine, theirs = ("a", "b") if side == 0 else ("b", "a")
-            row["bullseyes"] += b[f"bullseyes_{mine}"]
-            row["chalks_for"] += b[f"chalks_{mine}"]
-            row["chalks_against"] += b[f"chalks_{theirs}"]
-            row["hang_jacks"] += b[f"hang_jacks_{mine}"]
-            if b["decided"] and b["all_confirmed"]:
-                row["match_points"] += 1 if b["is_draw"] else (2 if b["winner"] == side else 0)
-    ordered = sorted(rows.values(), key=lambda r: (-r["match_points"], -r["bullseyes"],
-                                                   -(r["chalks_for"] - r["chalks_against"]), r["entry"]))
-    source_hash = hashlib.sha256(json.dumps(ordered, sort_keys=True).encode()).hexdigest()
-    latest = StandingsSnapshot.objects.filter(tournament=tournament).order_by("-created_at", "-id").first()
-    if latest is not None and latest.source_hash == source_hash:
-        return False
-    after_round = tournament.rounds.filter(status="closed").order_by("-number").values_list("number", flat=True).first()
-    StandingsSnapshot.objects.create(tournament=tournament, source_hash=source_hash, rows=ordered,
-                                     after_round=after_round or 0)
-    return True
+        return str(pair(round_id=round_id).status)
+    except NotFound:
+        return None  # the round was deleted: nothing to pair
+    except DomainError as exc:
+        logger.warning("round_pair: round #%s refused: %s (%s)", round_id, exc.message, exc.code)
+        round_pair_failed(round_id=round_id, error=exc)
+        return str(Round.Status.PENDING)

@@ -22,6 +22,7 @@ from .errors import (
 from .hands import hand_correct, hand_preview, hand_submit, hand_undo, hand_void
 from .idempotency import idempotent_call, request_fingerprint
 from .outbox import outbox_enqueue, outbox_sweep
+from .pairing import round_draft_swap, round_draft_swap_tables, round_pair, round_start, team_lineup_set
 from .rounds import (
     round_create,
     round_pair_rotation,
@@ -31,6 +32,7 @@ from .rounds import (
     round_start_play,
     tournament_rules_resolve,
 )
+from .standings import tournament_standings_recompute
 
 __all__ = [
     "Conflict", "DomainError", "IdempotencyKeyReused", "NotAllowed", "NotFound", "PreconditionFailed",
@@ -40,4 +42,7 @@ __all__ = [
     "round_close", "round_confirm_all", "round_create", "round_pair_rotation", "round_publish",
     "round_seat_boards", "round_seat_team_matches", "round_start_play", "team_match_refresh",
     "tournament_rules_resolve",
+    # pairing and standings
+    "round_draft_swap", "round_draft_swap_tables", "round_pair", "round_start", "team_lineup_set",
+    "tournament_standings_recompute",
 ]

@@ -1,12 +1,13 @@
 """Request body parsers that refuse what would otherwise reach the database as a 500.
 
 ``SafeJSONParser``: JSON only, at most ``MAX_BODY_BYTES``, strict (no NaN), no NUL characters anywhere
-(PostgreSQL cannot store them), nesting kept shallow. ``CSVParser`` reads ``text/csv`` for pair imports.
+(PostgreSQL cannot store them) nor lone surrogates, nesting kept shallow. ``CSVParser`` reads ``text/csv`` for pair imports.
 """
 
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 from rest_framework.exceptions import ParseError
@@ -36,12 +37,18 @@ def _read_limited(stream: Any, parser_context: dict[str, Any] | None) -> bytes:
 
 
 def check_clean(value: Any, depth: int = 0) -> None:
-    """Refuse NUL characters and absurd nesting anywhere in a parsed document."""
+    """Refuse NUL characters, lone surrogates, infinite numbers and absurd nesting anywhere in a document."""
     if depth > MAX_DEPTH:
         raise ParseError("The JSON document is nested too deeply.")
     if isinstance(value, str):
         if "\x00" in value:
             raise ParseError("Text may not contain NUL characters.")
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ParseError("Text may not contain lone surrogate characters.") from None
+    elif isinstance(value, float) and not math.isfinite(value):
+        raise ParseError("Numbers must be finite.")
     elif isinstance(value, dict):
         for key, item in value.items():
             check_clean(key, depth + 1)

@@ -10,8 +10,10 @@ weights, the bye and the candidate graph used for large fields.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import repeat
 
 import rustworkx as rx
 
@@ -177,26 +179,37 @@ def _build(f: _Field, units: TierUnits, complete: bool, window: int) -> rx.PyGra
     base, u_rem, u_club, u_score = units.base, units.rematch, units.club, units.score
     club, met, pts = f.club, f.met, f.pts
     fold = f.config.group_pairing is GroupPairing.FOLD
-    edges: list[tuple[int, int, int]] = []
-    append = edges.append
-    # Inside a score group: every pair, weighed by club, rematch and fold/adjacent tidiness.
+    graph: rx.PyGraph[None, int] = rx.PyGraph()
+    graph.add_nodes_from([None] * n)
+    # Club-mates by position, for the few edges that carry a club penalty.
+    mates: dict[int, list[int]] = {}
+    if u_club:
+        for p, c in enumerate(club):
+            if c is not None:
+                mates.setdefault(c, []).append(p)
+    # Inside a score group (contiguous positions start..end-1): every pair. The tidiness of a board
+    # depends only on the distance d between the two, so each row is a slice of one precomputed list,
+    # then corrected where club-mates or past opponents meet.
     for members in f.group_members:
-        g = len(members)
-        for a in range(g):
-            i = members[a]
-            ci, mi = club[i], met[i]
-            for b in range(a + 1, g):
-                j = members[b]
-                t = 2 * (b - a) - g if fold else b - a
-                cost = t * t
-                if ci is not None and ci == club[j]:
-                    cost += u_club
-                if mi:
-                    times = mi.get(j)
-                    if times:
-                        cost += times * times * u_rem
-                append((i, j, base - cost))
+        start, g = members[0], len(members)
+        end = start + g
+        row = [base - ((2 * d - g) if fold else d) ** 2 for d in range(1, g)]
+        for i in range(start, end - 1):
+            weights = row[: end - i - 1]
+            ci = club[i]
+            if ci is not None and u_club:
+                group_mates = mates[ci]
+                for j in group_mates[bisect_right(group_mates, i) :]:
+                    if j >= end:
+                        break
+                    weights[j - i - 1] -= u_club
+            for j, count in met[i].items():
+                if i < j < end:
+                    weights[j - i - 1] -= count * count * u_rem
+            graph.extend_from_weighted_edge_list(list(zip(repeat(i), range(i + 1, end), weights, strict=False)))
     # Across score groups: every pair on the complete graph, else those within ``window`` places.
+    cross: list[tuple[int, int, int]] = []
+    append = cross.append
     ends = [members[-1] + 1 for members in f.group_members]
     for i in range(n):
         ci, mi, pi = club[i], met[i], pts[i]
@@ -204,16 +217,14 @@ def _build(f: _Field, units: TierUnits, complete: bool, window: int) -> rx.PyGra
         for j in range(ends[f.group[i]], stop):
             d = pi - pts[j]
             cost = (j - i) * (j - i) + d * d * u_score
-            if ci is not None and ci == club[j]:
+            if u_club and ci is not None and ci == club[j]:
                 cost += u_club
             if mi:
                 times = mi.get(j)
                 if times:
                     cost += times * times * u_rem
             append((i, j, base - cost))
-    graph: rx.PyGraph[None, int] = rx.PyGraph()
-    graph.add_nodes_from([None] * n)
-    graph.extend_from_weighted_edge_list(edges)
+    graph.extend_from_weighted_edge_list(cross)
     return graph
 
 

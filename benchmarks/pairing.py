@@ -22,6 +22,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from importlib.metadata import version
 from pathlib import Path
 from typing import TypeVar
 
@@ -148,7 +149,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     print(
-        f"Python {platform.python_version()}, rustworkx {rx.__version__}, {platform.machine()}, seed {args.seed}"
+        f"Python {platform.python_version()}, rustworkx {version('rustworkx')}, {platform.machine()}, seed {args.seed}"
     )
     print()
 

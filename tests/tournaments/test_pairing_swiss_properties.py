@@ -97,3 +97,42 @@ def test_a_long_event_runs_into_rematches_only_when_forced():
     t = play_swiss(2024, 7, 8, clubs=2)
     assert sum(r.cost.rematches for r in t.rounds) > 0
     assert all(r.cost.rematches == 0 for r in t.rounds[:3])
+
+
+@FAST
+@given(
+    seed=st.integers(0, 10**6),
+    n=st.integers(1, 20).map(lambda k: 2 * k),
+    rounds=st.integers(0, 4),
+    config=configs,
+)
+def test_every_edge_weighs_what_docs_pairing_md_says(seed, n, rounds, config):
+    # weight = base - (rematch * met^2 + club * same_club + score * gap^2 + tidiness), with tidiness
+    # (2d - g)^2 (fold) or d^2 (adjacent) for two entrants d apart in a score group of g, and the
+    # squared distance in the standings across groups; recomputed here from the definition.
+    rng = random.Random(seed)
+    entrants = random_field(rng, n, clubs=3)
+    entrants = [Entrant(e.id, e.club_id, points=2 * rng.randrange(rounds + 1)) for e in entrants]
+    history = random_history(rng, [e.id for e in entrants], rounds)
+    sg = swiss_graph(entrants, history, config, complete=True)
+    order = sg.entrants
+    assert [e.points for e in order] == sorted((e.points for e in entrants), reverse=True)
+    group_start = {}
+    for p, e in enumerate(order):
+        group_start.setdefault(e.points, p)
+    size = {pts: sum(1 for e in order if e.points == pts) for pts in group_start}
+    u = sg.units
+    for i, j, w in sg.graph.weighted_edge_list():
+        a, b = order[i], order[j]
+        met = history.times_met(a.id, b.id)
+        same = a.club_id is not None and a.club_id == b.club_id
+        if a.points == b.points:
+            d = abs(i - j)
+            tidy = (2 * d - size[a.points]) ** 2 if config.group_pairing is GroupPairing.FOLD else d * d
+        else:
+            tidy = (i - j) ** 2
+        cost = u.rematch * met * met + u.club * same + u.score * (a.points - b.points) ** 2 + tidy
+        assert w == u.base - cost
+    if config.club_avoidance is ClubAvoidance.OFF:
+        assert u.club == 0
+    assert sg.graph.num_edges() == n * (n - 1) // 2

@@ -206,7 +206,9 @@ def _build(f: _Field, units: TierUnits, complete: bool, window: int) -> rx.PyGra
             for j, count in met[i].items():
                 if i < j < end:
                     weights[j - i - 1] -= count * count * u_rem
-            graph.extend_from_weighted_edge_list(list(zip(repeat(i), range(i + 1, end), weights, strict=False)))
+            graph.extend_from_weighted_edge_list(
+                list(zip(repeat(i), range(i + 1, end), weights, strict=False))
+            )
     # Across score groups: every pair on the complete graph, else those within ``window`` places.
     cross: list[tuple[int, int, int]] = []
     append = cross.append

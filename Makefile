@@ -14,6 +14,8 @@ PORT ?= 8000
 STAMP := $(VENV)/.installed
 # pytest-xdist workers: 2 cores here. Every worker gets its own test database (pytest-django) and its
 # own live server port, so the suite is safe to split; PYTEST_WORKERS=0 runs it in one process.
+# --dist loadfile sends each test file whole to one worker, so a module-scoped fixture (the demo, a
+# browser, a live server) is built once. (--dist loadgroup does not group under pytest 9 + xdist 3.8.)
 PYTEST_WORKERS ?= 2
 PYTEST_ARGS ?=
 
@@ -39,7 +41,7 @@ typecheck: install
 	$(BIN)/mypy
 
 test: install lint typecheck
-	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 conformance: install
 	$(BIN)/python -m pytest tests/scoring/test_conformance.py

@@ -19,6 +19,10 @@ class Suit(enum.Enum):
     DIAMONDS = "D"
     CLUBS = "C"
 
+    # Members are singletons compared by identity, so the identity hash is consistent with ``==`` and,
+    # unlike Enum's own ``__hash__`` (a Python function), costs nothing in the scorer's look-ups.
+    __hash__ = object.__hash__
+
     def __str__(self) -> str:
         return self.value
 

@@ -20,10 +20,12 @@ from .errors import InvalidHand, describe, short_key
 from .model import GameResult, Hand, HandResult
 from .rules import RuleSet
 from .score import evaluate
-from .tally import read_tally
+from .tally import TALLY_FIELDS, read_tally
 
 _DOCUMENT_FIELDS: Final = frozenset({"rules", "score", "hand", "hands"})
 _DEFAULT_RULES: Final = "trinidad"
+_HAND_PATHS: Final = tuple(f"hands[{i}]" for i in range(64))
+_TALLY_OR_MISDEAL: Final = TALLY_FIELDS | {"misdeal"}
 
 
 def score_game(doc: Any) -> dict[str, Any]:
@@ -65,13 +67,13 @@ def score_document(doc: Any) -> GameResult:
     dealer: int | None = None
     winner: int | None = None
     for i, raw in enumerate(records):
-        path = paths[i] if paths is not None else f"hands[{i}]"
+        path = paths[i] if paths is not None else _HAND_PATHS[i] if i < 64 else f"hands[{i}]"
         if winner is not None:
             raise InvalidHand("hand_after_win", path,
                               f"Side {winner} already won the game in the hand before: a game ends there, "
                               "so this hand belongs to the next game")
-        if type(raw) is dict and not ("tricks" in raw or "deal" in raw or "runs" in raw or "discards" in raw):
-            hand = read_tally(raw, rules, path, score, dealer)  # the tally form (or a misdeal): as read_hand
+        if type(raw) is dict and _TALLY_OR_MISDEAL.issuperset(raw):
+            hand = read_tally(raw, rules, path, score, dealer)  # surely the tally form: as read_hand would
         else:
             hand = read_hand(rules, raw, path, score=score, dealer=dealer)
         result = evaluate(rules, hand, score, path)

@@ -107,9 +107,8 @@ class HandResult(NamedTuple):
 
     def to_dict(self) -> dict[str, Any]:
         """The hand's entry of the result document."""
-        trump = self.trump
         return {
-            "trump": None if trump is None else trump.value,
+            "trump": _SUIT_LETTER[self.trump],
             "events": [e._json.copy() for e in self.events],
             "score": list(self.score),
             "winner": self.winner,
@@ -128,6 +127,9 @@ class GameResult:
     def to_dict(self) -> dict[str, Any]:
         """The result document of HAND_FORMAT.md."""
         return {"score": list(self.score), "winner": self.winner, "hands": [h.to_dict() for h in self.hands]}
+
+
+_SUIT_LETTER: Final[dict[Suit | None, str | None]] = {None: None, **{suit: suit.value for suit in Suit}}
 
 
 # ---- shared instances --------------------------------------------------------------------------------

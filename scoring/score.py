@@ -18,6 +18,7 @@ from .model import SHARED_EVENTS, Beg, Event, EventKind, Hand, HandResult, event
 from .rules import RuleSet
 
 _NO_CARDS: Final[tuple[Card, ...]] = ()
+_new_result: Final = tuple.__new__  # builds a HandResult without the named tuple's keyword handling
 
 
 def scoring_kicks(
@@ -38,83 +39,55 @@ def scoring_kicks(
     return kicks[:1] if beg != "run" else kicks[-1:]
 
 
-#: One would-be event: kind, side, points (``None``: up to the target, a lost game), card, offender.
-Step = tuple[EventKind, int, "int | None", "Card | None", "int | None"]
-
-
 def evaluate(rules: RuleSet, hand: Hand, score: Sequence[int], path: str = "hand") -> HandResult:
     """Score ``hand`` starting from ``score`` (one whole number per side, each below the target).
 
-    ``path`` locates the hand in its document for the two refusals that need the score: a gift that
-    would win where ``gift_can_win`` is false, and a record that stops before the counted fields
-    although the game did not end during the deal.
+    Events are scored one by one in the order of RULES.md section 6 (each kick as turned, the gift,
+    the penalties in the order they happened, then High, Low, Jack or hang jack, Game); the first that
+    takes a side to the target wins the game and ends the hand. ``path`` locates the hand in its
+    document for the two refusals that need the score: a gift that would win where ``gift_can_win``
+    is false, and a record that stops before the counted fields although the game did not end
+    during the deal.
     """
+    (dealer, misdeal, abandoned, kicks, beg, high, low, jack, game, penalties, counted, trump) = hand
+    players = rules.players
+    dealer_side = dealer % 2 if players == 4 else dealer  # rules.side_of(dealer)
     target = rules.target
-    points_now = list(score)
+    points = list(score)
     events: list[Event] = []
-    winner: int | None = None
-    shared = SHARED_EVENTS
-    for step in scoring_steps(rules, hand):
-        kind, side, step_points, card, offender = step
-        if step_points is None:  # a lost game: the opponent's score is raised to the target
-            points = target - points_now[side]
-            step = (kind, side, points, card, offender)
-        elif step_points <= 0:  # an event of no points is no event
-            continue
-        else:
-            points = step_points
-        total = points_now[side] + points
-        if kind == "gift" and total >= target and not rules.gift_can_win:
-            raise InvalidHand("gift_would_win", join_path(path, "beg"),
-                              f"Giving one would take side {side} to {total}, out of {target}: under these "
-                              "rules a gift may not win the game, so the dealer must run the pack")
-        found = shared.get(step)  # the step is its event's key: the shared Event, or a new one
-        events.append(found if found is not None else event(kind, side, points, card, offender))
-        points_now[side] = total
-        if total >= target:  # the game is won: nothing after this event is scored
-            winner = side
-            break
-    dealer = hand.dealer
-    if hand.misdeal:
-        next_dealer = (dealer + 1) % rules.players if rules.misdeal_passes_deal else dealer
-    else:
-        next_dealer = (dealer + 1) % rules.players
-        if winner is None and not hand.counted:
-            raise InvalidHand("missing_field", join_path(path, "high"),
-                              "The hand was played (no kick or gift won the game), so high, low, jack and game "
-                              "are required")
-    return HandResult(hand.trump, tuple(events), tuple(points_now), winner, next_dealer)
+    next_dealer = (dealer + 1) % players
+    finish = _new_result
 
-
-def scoring_steps(rules: RuleSet, hand: Hand) -> list[Step]:
-    """Everything the hand would score, in the order of RULES.md section 6, before the target cuts
-    it short: each kick, the gift, the penalties in the order they happened, then High, Low, Jack or
-    hang jack, Game. Steps of no points may be listed; ``evaluate`` skips them."""
-    (dealer, misdeal, abandoned, dealt_kicks, beg, high, low, jack, game, penalties, counted, _) = hand
-    dealer_side = dealer % 2 if rules.players == 4 else dealer  # rules.side_of(dealer)
-    sides = rules.sides
     if misdeal:
-        points = rules.misdeal_points
-        return [("misdeal", side, points, None, None) for side in range(sides) if side != dealer_side]
-    steps: list[Step] = []
+        if not rules.misdeal_passes_deal:
+            next_dealer = dealer
+        for side in range(rules.sides):
+            if side != dealer_side and _add(events, points, target, "misdeal", side, rules.misdeal_points):
+                return finish(HandResult, (None, tuple(events), tuple(points), side, next_dealer))
+        return finish(HandResult, (None, tuple(events), tuple(points), None, next_dealer))
 
     # 1. each kick, as it is turned
     value = rules.kick_value
-    kicks: Sequence[Card] = dealt_kicks
-    if abandoned or not rules.every_kick_scores:
-        kicks = scoring_kicks(rules, abandoned, dealt_kicks, beg)
-    for card in kicks:
+    for card in kicks if rules.every_kick_scores and not abandoned else scoring_kicks(rules, abandoned, kicks, beg):
         kick_points = value.get(card.rank)
-        if kick_points is not None:
-            steps.append(("kick", dealer_side, kick_points, card, None))
-    # 2. the gift
+        if kick_points and _add(events, points, target, "kick", dealer_side, kick_points, card):
+            return finish(HandResult, (trump, tuple(events), tuple(points), dealer_side, next_dealer))
+    # 2. the gift, when given
     if beg == "give":
-        points = rules.gift_points
-        for side in range(sides):
-            if side != dealer_side:
-                steps.append(("gift", side, points, None, None))
+        gift = rules.gift_points
+        for side in range(rules.sides):
+            if side == dealer_side:
+                continue
+            if not rules.gift_can_win and gift > 0 and points[side] + gift >= target:
+                raise InvalidHand("gift_would_win", join_path(path, "beg"),
+                                  f"Giving one would take side {side} to {points[side] + gift}, out of {target}: "
+                                  "under these rules a gift may not win the game, so the dealer must run the pack")
+            if _add(events, points, target, "gift", side, gift):
+                return finish(HandResult, (trump, tuple(events), tuple(points), side, next_dealer))
     if not counted:
-        return steps
+        raise InvalidHand("missing_field", join_path(path, "high"),
+                          "The hand was played (no kick or gift won the game), so high, low, jack and game "
+                          "are required")
 
     # 3. penalties, in the order they happened
     barred: set[int] | None = None
@@ -124,32 +97,57 @@ def scoring_steps(rules: RuleSet, hand: Hand) -> list[Step]:
         for offence in penalties:
             kind = offence.kind
             offender = offence.side
-            if kind == "undertrump" or renege == "lose_game" or (kind == "trump_revoke" and renege == "two_tier"):
-                lost: int | None = None  # the offending side loses the game: the opponents are credited with it
-            else:
-                lost = rules.revoke_points
-                if rules.revoke_bars_game:
-                    barred.add(offender)
-            for side in range(sides):
-                if side != offender:
-                    steps.append((kind, side, lost, None, offender))
+            lost = kind == "undertrump" or renege == "lose_game" or (kind == "trump_revoke" and renege == "two_tier")
+            if not lost and rules.revoke_bars_game:
+                barred.add(offender)
+            for side in range(rules.sides):
+                if side == offender:
+                    continue
+                # a lost game credits the opponents with it: their score is raised to the target
+                penalty_points = target - points[side] if lost else rules.revoke_points
+                if _add(events, points, target, kind, side, penalty_points, None, offender):
+                    return finish(HandResult, (trump, tuple(events), tuple(points), side, next_dealer))
 
-    # 4. after the last trick: High, Low, Jack (or hang jack), Game
+    # 4. after the last trick: High, Low, Jack (or hang jack), Game; each 1 point to one side (but
+    #    the jack's and Game's points are options), written out for speed: this is every hand's path
+    shared = SHARED_EVENTS
     if high is not None:
-        steps.append(("high", high.side, 1, high.card, None))
+        side = high.side
+        found = shared.get(("high", side, 1, high.card, None))
+        events.append(found if found is not None else event("high", side, 1, high.card))
+        total = points[side] = points[side] + 1
+        if total >= target:
+            return finish(HandResult, (trump, tuple(events), tuple(points), side, next_dealer))
     if low is not None:
-        steps.append(("low", low.side, 1, low.card, None))
+        side = low.side
+        found = shared.get(("low", side, 1, low.card, None))
+        events.append(found if found is not None else event("low", side, 1, low.card))
+        total = points[side] = points[side] + 1
+        if total >= target:
+            return finish(HandResult, (trump, tuple(events), tuple(points), side, next_dealer))
     if jack is not None:
-        won_by = jack.won_by
-        if jack.held_by == won_by:
-            steps.append(("jack", won_by, rules.jack_points, None, None))
-        else:
-            steps.append(("hang_jack", won_by, rules.hang_jack_points, None, None))
+        side = jack.won_by
+        if jack.held_by == side:
+            if _add(events, points, target, "jack", side, rules.jack_points):
+                return finish(HandResult, (trump, tuple(events), tuple(points), side, next_dealer))
+        elif _add(events, points, target, "hang_jack", side, rules.hang_jack_points):
+            return finish(HandResult, (trump, tuple(events), tuple(points), side, next_dealer))
     if game is not None:
         scorer = game_winner(rules, game, dealer_side, barred)
-        if scorer is not None:
-            steps.append(("game", scorer, rules.game_points, None, None))
-    return steps
+        if scorer is not None and _add(events, points, target, "game", scorer, rules.game_points):
+            return finish(HandResult, (trump, tuple(events), tuple(points), scorer, next_dealer))
+    return finish(HandResult, (trump, tuple(events), tuple(points), None, next_dealer))
+
+
+def _add(events: list[Event], points: list[int], target: int, kind: EventKind, side: int, scored: int,
+         card: Card | None = None, offender: int | None = None) -> bool:
+    """Score one event (none if it is worth nothing); true when it takes its side to the target."""
+    if scored <= 0:
+        return False
+    found = SHARED_EVENTS.get((kind, side, scored, card, offender))
+    events.append(found if found is not None else event(kind, side, scored, card, offender))
+    total = points[side] = points[side] + scored
+    return total >= target
 
 
 def game_winner(

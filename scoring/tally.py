@@ -44,7 +44,11 @@ _COUNTED: Final = ("high", "low", "jack", "game")
 _TRUMP_JACK: Final[dict[Suit, Card]] = {suit: Card(Rank.JACK, suit) for suit in Suit}
 _CARD_HINT: Final = "is not a card: write the rank then the suit, like 10H or AS"
 #: High and Low as written (side, card text) to their shared ``Award``: parsing is one look-up.
-_AWARD_BY_TEXT: Final[dict[tuple[int, str], Award]] = {}
+_AWARD_BY_TEXT: Final[dict[tuple[int, object], Award]] = {}
+#: ``_JACKS[held_by][won_by]``: the shared ``JackOutcome`` for sides 0 to 3.
+_JACKS: Final = tuple(tuple(jack_outcome(held_by, won_by) for won_by in range(4)) for held_by in range(4))
+#: Builds a ``Hand`` from its twelve fields without the named tuple's keyword handling.
+_new_hand: Final = tuple.__new__
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -341,25 +345,53 @@ def read_tally(
         return Hand(seat, misdeal=True)
 
     # ---- the shape of each counted field, in order ------------------------------------------------
-    if not ends_game and not ("high" in raw and "low" in raw and "jack" in raw and "game" in raw):
+    raw_high = raw.get("high", _MISSING)
+    raw_low = raw.get("low", _MISSING)
+    raw_jack = raw.get("jack", _MISSING)
+    raw_game = raw.get("game", _MISSING)
+    if not ends_game and (raw_high is _MISSING or raw_low is _MISSING or raw_jack is _MISSING or raw_game is _MISSING):
         for name in _COUNTED:
             if name not in raw:
                 raise InvalidHand("missing_field", join_path(path, name),
                                   f"{name} is missing: once the hand is played, high, low, jack and game are "
                                   "required (null is a value: high and low are null when no trump was dealt)")
     sides = rules.sides
-    high = _read_award(raw.get("high"), path, "high", sides)
-    low = _read_award(raw.get("low"), path, "low", sides)
-    raw_jack = raw.get("jack")
-    jack = None if raw_jack is None else _read_jack(raw_jack, path, sides)
-    raw_game = raw.get("game", _MISSING)
-    game = None if raw_game is _MISSING else _read_game(raw_game, path, sides)
+    # Each field has a quick path for the usual well-formed value; anything else takes the careful
+    # reader, which accepts the same values and refuses the rest with the right error.
+    high = low = None
+    try:
+        if type(raw_high) is dict and len(raw_high) == 2 and type(side := raw_high.get("side")) is int:
+            high = _AWARD_BY_TEXT.get((side, raw_high.get("card")))
+        if type(raw_low) is dict and len(raw_low) == 2 and type(side := raw_low.get("side")) is int:
+            low = _AWARD_BY_TEXT.get((side, raw_low.get("card")))
+    except TypeError:  # an unhashable card: the careful reader says what is wrong
+        pass
+    if high is None or high.side >= sides:
+        high = None if raw_high is None or raw_high is _MISSING else _read_award(raw_high, path, "high", sides)
+    if low is None or low.side >= sides:
+        low = None if raw_low is None or raw_low is _MISSING else _read_award(raw_low, path, "low", sides)
+    jack = None
+    if type(raw_jack) is dict and len(raw_jack) == 2:
+        held_by = raw_jack.get("held_by")
+        won_by = raw_jack.get("won_by")
+        if type(held_by) is int and type(won_by) is int and 0 <= held_by < sides and 0 <= won_by < sides:
+            jack = _JACKS[held_by][won_by]
+    if jack is None and raw_jack is not None and raw_jack is not _MISSING:
+        jack = _read_jack(raw_jack, path, sides)
+    game: tuple[int, ...] | None = None
+    if type(raw_game) is list and len(raw_game) == 2 == sides:
+        first, second = raw_game
+        if type(first) is int and type(second) is int and first >= 0 and second >= 0:
+            game = (first, second)
+    if game is None and raw_game is not _MISSING:
+        game = _read_game(raw_game, path, sides)
     raw_penalties = raw.get("penalties", _MISSING)
     penalties = () if raw_penalties is _MISSING else _read_penalties(raw_penalties, path, sides)
     if ends_game:  # the game was won during the deal: the rest is neither cross-checked nor scored
         return Hand(seat, False, abandoned, kicks, beg, trump=trump)
-    hand = Hand(seat, False, abandoned, kicks, beg, high, low, jack, game, penalties, True, trump)
-    _cross_check(rules, hand, path)
+    assert trump is not None and game is not None  # a deal played out fixed trump; game was required
+    _cross_check(rules, path, kicks, trump, high, low, jack, game, penalties)
+    hand = _new_hand(Hand, (seat, False, abandoned, kicks, beg, high, low, jack, game, penalties, True, trump))
     return hand
 
 
@@ -465,12 +497,18 @@ def _read_penalties(value: Any, path: str, sides: int) -> tuple[Penalty, ...]:
     return tuple(penalties)
 
 
-def _cross_check(rules: RuleSet, hand: Hand, path: str) -> None:
+def _cross_check(
+    rules: RuleSet,
+    path: str,
+    kicks: tuple[Card, ...],
+    trump: Suit,
+    high: Award | None,
+    low: Award | None,
+    jack: JackOutcome | None,
+    game: tuple[int, ...],
+    penalties: tuple[Penalty, ...],
+) -> None:
     """The consistency checks of HAND_FORMAT.md between the counted fields of a played hand."""
-    high, low, jack, game = hand.high, hand.low, hand.jack, hand.game
-    trump = hand.trump
-    kicks = hand.kicks
-    assert trump is not None and game is not None
     low_dealt = rules.low == "dealt"
 
     # High and Low: both or neither; trumps in play; Low not above High; one card, one side
@@ -484,10 +522,11 @@ def _cross_check(rules: RuleSet, hand: Hand, path: str) -> None:
     else:
         high_card = high.card
         low_card = low.card
-        if high_card is not None:
-            _check_in_play(high_card, "High", trump, kicks, path, "high")
+        if high_card is not None and (high_card.suit is not trump or high_card in kicks):
+            _not_in_play(high_card, "High", trump, kicks, path, "high")
         if low_card is not None:
-            _check_in_play(low_card, "Low", trump, kicks, path, "low")
+            if low_card.suit is not trump or low_card in kicks:
+                _not_in_play(low_card, "Low", trump, kicks, path, "low")
             if high_card is not None:
                 if low_card.rank > high_card.rank:
                     raise InvalidHand("low_above_high", f"{join_path(path, 'low')}.card",
@@ -542,7 +581,7 @@ def _cross_check(rules: RuleSet, hand: Hand, path: str) -> None:
                           f"its lift cannot hold only {game[low.side]}")
 
     # Penalties
-    for i, offence in enumerate(hand.penalties):
+    for i, offence in enumerate(penalties):
         kind = offence.kind
         if kind == "revoke":
             continue
@@ -559,14 +598,13 @@ def _cross_check(rules: RuleSet, hand: Hand, path: str) -> None:
                               f"highest trump in play was {high_card}: this renege is a revoke")
 
 
-def _check_in_play(card: Card, title: str, trump: Suit, kicks: tuple[Card, ...], path: str, name: str) -> None:
-    """A High or Low card is a trump and was not kicked."""
+def _not_in_play(card: Card, title: str, trump: Suit, kicks: tuple[Card, ...], path: str, name: str) -> NoReturn:
+    """Refuse a High or Low card that was kicked or is not a trump."""
     if card in kicks:
         raise InvalidHand("card_was_kicked", f"{join_path(path, name)}.card",
                           f"{card} was kicked: a kicked card is out of play, never High or Low")
-    if card.suit is not trump:
-        raise InvalidHand("not_trump", f"{join_path(path, name)}.card",
-                          f"{card} cannot be {title}: trump is {trump.name.lower()} ({trump})")
+    raise InvalidHand("not_trump", f"{join_path(path, name)}.card",
+                      f"{card} cannot be {title}: trump is {trump.name.lower()} ({trump})")
 
 
 def _check_jack_named(

@@ -8,6 +8,7 @@ scores a ``Hand`` into ``Event`` objects; one code path for both forms.
 from __future__ import annotations
 
 import dataclasses
+import operator
 from typing import Any, Final, Literal, NamedTuple
 
 from .cards import Card, Suit
@@ -109,7 +110,7 @@ class HandResult(NamedTuple):
         """The hand's entry of the result document."""
         return {
             "trump": _SUIT_LETTER[self.trump],
-            "events": [e._json.copy() for e in self.events],
+            "events": list(map(_copy, map(_JSON_OF, self.events))),
             "score": list(self.score),
             "winner": self.winner,
             "next_dealer": self.next_dealer,
@@ -129,6 +130,8 @@ class GameResult:
         return {"score": list(self.score), "winner": self.winner, "hands": [h.to_dict() for h in self.hands]}
 
 
+_JSON_OF: Final = operator.attrgetter("_json")
+_copy: Final = dict.copy
 _SUIT_LETTER: Final[dict[Suit | None, str | None]] = {None: None, **{suit: suit.value for suit in Suit}}
 
 

@@ -161,7 +161,10 @@ def _header_fields(
     beg: Beg | None = None
     raw_beg = raw.get("beg", _MISSING)
     if raw_beg is not _MISSING:
-        beg = _BEGS.get(raw_beg) if type(raw_beg) is str else None
+        try:
+            beg = _BEGS.get(raw_beg)  # keys are the three words: anything else is None
+        except TypeError:  # unhashable
+            beg = None
         if beg is None:
             raise InvalidHand("bad_beg", join_path(path, "beg"),
                               f"beg must be stand, give or run, not {describe(raw_beg)}")
@@ -563,9 +566,10 @@ def _cross_check(
                               "ranks below it")
 
     # Game: the card points of the lift
-    in_play = PACK_POINTS
-    for card in kicks:
-        in_play -= card.points
+    if len(kicks) == 1:
+        in_play = PACK_POINTS - kicks[0].points
+    else:
+        in_play = PACK_POINTS - sum([card.points for card in kicks])
     total = sum(game)
     if total > in_play:
         raise InvalidHand("game_points_too_many", join_path(path, "game"),
@@ -581,6 +585,8 @@ def _cross_check(
                           f"its lift cannot hold only {game[low.side]}")
 
     # Penalties
+    if not penalties:
+        return
     for i, offence in enumerate(penalties):
         kind = offence.kind
         if kind == "revoke":

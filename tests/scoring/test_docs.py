@@ -45,3 +45,9 @@ def test_every_documented_code_is_raised_somewhere():
 
 def test_codes_are_snake_case_words():
     assert all(re.fullmatch(r"[a-z]+(_[a-z0-9]+)*", code) for code in raised_codes())
+
+
+def test_every_documented_code_has_a_test():
+    tests = "".join(p.read_text() for p in (ROOT / "tests" / "scoring").glob("test_*.py"))
+    untested = sorted(code for code in documented_codes() if f'"{code}"' not in tests)
+    assert not untested, f"codes without a test: {untested}"

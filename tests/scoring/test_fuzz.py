@@ -170,3 +170,50 @@ def test_a_huge_valid_document_is_scored():
     run = _cli(json.dumps(document).encode(), "score")
     assert run.returncode == 0
     assert json.loads(run.stdout)["score"] == [10000, 10000]
+
+
+@pytest.mark.parametrize(("data", "why"), [(b"{", "not valid JSON"), (b"\xff", "not UTF-8"), (b"[" * 100000, "deeply"),
+                                           (b"[NaN]", "not valid JSON"), (b"1" * 5000, "not valid JSON")])
+def test_input_that_is_not_json_is_bad_json(data, why):
+    status, text = run_score(data)
+    error = json.loads(text)["error"]
+    assert status == 2 and error["code"] == "bad_json" and why in error["message"] and error["path"] == ""
+
+
+class _Stdin:
+    def __init__(self, data: bytes) -> None:
+        import io
+
+        self.buffer = io.BytesIO(data)
+
+
+def test_input_too_large_for_memory_is_too_large(monkeypatch, capsys):
+    import scoring.__main__ as cli
+
+    def explode(data):
+        raise MemoryError
+
+    monkeypatch.setattr(cli, "run_score", explode)
+    monkeypatch.setattr(cli.sys, "stdin", _Stdin(b"{}"))
+    assert cli.main(["score"]) == 2
+    assert json.loads(capsys.readouterr().out)["error"]["code"] == "too_large"
+
+
+def test_an_engine_bug_is_internal_error_with_status_3_and_no_traceback(monkeypatch, capsys):
+    import scoring.__main__ as cli
+
+    def bug(data):
+        raise KeyError("oops")
+
+    monkeypatch.setattr(cli, "run_score", bug)
+    monkeypatch.setattr(cli.sys, "stdin", _Stdin(b"{}"))
+    assert cli.main(["score"]) == 3
+    out, err = capsys.readouterr()
+    assert json.loads(out)["error"]["code"] == "internal_error" and "Traceback" not in out + err
+
+
+def test_usage_error_code(capsys):
+    from scoring.__main__ import main
+
+    assert main([]) == 2
+    assert json.loads(capsys.readouterr().out)["error"]["code"] == "usage"

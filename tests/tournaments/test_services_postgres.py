@@ -195,7 +195,7 @@ def test_end_of_a_first_to_2_board_on_postgresql():
     assert len(in_transaction) <= 12, (
         in_transaction
     )  # BEGIN, lock, last hand, insert, update, audit, results...
-    assert len(statements) <= 20  # + on commit: the (eager) standings task and marking the outbox row sent
+    assert len(statements) <= 24  # + on commit: the (eager) standings task, marking the outbox row sent
     board = Board.objects.get(pk=board.pk)
     assert (board.decided, board.winner, board.status) == (True, 1, "awaiting_confirmation")
 

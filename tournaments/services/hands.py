@@ -96,7 +96,7 @@ def _hand_submit(
     device: Device | None, user: Any,
 ) -> Hand:
     game = (
-        Game.objects.select_for_update(of=("self",)).select_related("board__round")
+        Game.objects.select_for_update(of=("self",)).select_related("board__round__tournament")
         .exclude(status=Game.Status.VOIDED).filter(board_id=board.pk, number=game_number).first()
     )
     if game is None:

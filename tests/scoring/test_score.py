@@ -395,3 +395,15 @@ def test_result_dicts_are_fresh_copies():
     first = result.to_dict()
     first["events"][0]["points"] = 99
     assert result.to_dict()["events"][0]["points"] == 1
+
+
+def test_the_target_option_decides_when_the_game_is_won():
+    assert scored(hand(), score=[8, 0], rules={"target": 11})["winner"] == 0
+    assert scored(hand(), score=[8, 0], rules={"target": 12})["winner"] is None
+    result = scored(hand(), score=[9, 0], rules="english")
+    assert result["winner"] == 0 and events(result) == [("high", 0, 1), ("low", 1, 1), ("jack", 0, 1)]
+
+
+def test_follow_and_undertrump_options_change_nothing_in_a_tally():
+    for rules in ({"follow": "trump_only"}, {"undertrump": "forbidden"}):
+        assert events(scored(hand(), rules=rules)) == events(scored())

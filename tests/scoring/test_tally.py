@@ -564,3 +564,14 @@ def test_output_cards_are_canonical():
     result = scored(hand(kicks=["6h"], high={"side": 0, "card": "a♥"}, low={"side": 1, "card": "Th"}, jack=None))
     kinds = {e["kind"]: e.get("card") for e in result["hands"][0]["events"]}
     assert kinds["kick"] == "6H" and kinds["high"] == "AH" and kinds["low"] == "10H"
+
+
+def test_run_cards_changes_how_many_runs_the_pack_allows():
+    rules = {"run_cards": 2}  # four players: R = (52 - 24 - 1) // (4 * 2 + 1) = 3
+    assert scored(hand(abandoned=[["2C", "3C", "4C", "5C"]]), rules=rules)["winner"] is None
+    assert scored(hand(kicks=["2C", "3C", "4C", "9H"], beg="run"), rules=rules)["hands"][0]["trump"] == "H"
+    refused(doc(hand(abandoned=[["2C", "3C", "4C"]]), rules=rules), "abandoned_length", "hand.abandoned[0]")
+
+
+def test_discard_to_does_not_change_the_tally_form():
+    assert events(scored(hand(), rules={"discard_to": 6})) == events(scored())

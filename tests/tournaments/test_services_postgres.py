@@ -1,7 +1,7 @@
 """The services against a real PostgreSQL: row locks, unique constraints and rollbacks under concurrency.
 
 Run with DATABASE_URL=postgres://postgres@127.0.0.1:5432/hangjack (skipped without it; a failure under
-CI=true). ``transaction=True`` tests commit for real, so threads see each other's work.
+CI=true). The threaded tests are ``transaction=True``: they commit for real, so threads see each other's work.
 """
 
 from __future__ import annotations
@@ -40,7 +40,10 @@ from tournaments.services import (
     idempotent_call,
 )
 
-pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+pytestmark = pytest.mark.postgres
+#: Threads need real commits to see each other's work; the other tests run inside a test transaction.
+concurrent = pytest.mark.django_db(transaction=True)
+serial = pytest.mark.django_db
 
 
 def together(*calls: Callable[[], Any]) -> list[Any]:
@@ -65,10 +68,12 @@ def together(*calls: Callable[[], Any]) -> list[Any]:
     return results
 
 
+@serial
 def test_runs_on_postgresql():
     assert connection.vendor == "postgresql"
 
 
+@concurrent
 def test_two_tablets_submitting_one_hand_number_at_once_land_one_hand_and_one_409():
     board = make_board()
     for _ in range(4):  # repeat: the lock, not luck, decides
@@ -90,6 +95,7 @@ def test_two_tablets_submitting_one_hand_number_at_once_land_one_hand_and_one_40
         assert Hand.objects.filter(game=game, number=number, status="active").count() == 1
 
 
+@concurrent
 def test_a_retry_racing_its_original_under_one_key_writes_once_and_both_get_the_same_answer():
     board = make_board()
     device = make_device(board)
@@ -110,6 +116,7 @@ def test_a_retry_racing_its_original_under_one_key_writes_once_and_both_get_the_
     assert Hand.objects.count() == 1 and IdempotencyRecord.objects.count() == 1
 
 
+@serial
 def test_idempotent_retry_and_reused_key_on_postgresql():
     board = make_board()
     device = make_device(board)
@@ -130,6 +137,7 @@ def test_idempotent_retry_and_reused_key_on_postgresql():
     assert Hand.objects.count() == 1
 
 
+@concurrent
 def test_both_pairs_confirming_at_once_confirm_the_game():
     board = make_board()
     win_game(board, to=0)
@@ -144,6 +152,7 @@ def test_both_pairs_confirming_at_once_confirm_the_game():
     assert GameConfirmation.objects.filter(game=game).count() == 2
 
 
+@concurrent
 def test_one_pair_tapping_twice_at_once_leaves_one_row():
     board = make_board()
     win_game(board, to=0)
@@ -157,6 +166,7 @@ def test_one_pair_tapping_twice_at_once_leaves_one_row():
     assert GameConfirmation.objects.filter(game=game, party="a").count() == 1
 
 
+@serial
 def test_undo_across_a_game_end_and_refused_undo_on_postgresql():
     board = make_board()
     hands = win_game(board, to=0)
@@ -169,6 +179,7 @@ def test_undo_across_a_game_end_and_refused_undo_on_postgresql():
     assert exc.value.code == "not_last_hand"
 
 
+@serial
 def test_a_refused_correction_rolls_back_every_write_on_postgresql():
     board = make_board()
     organiser = make_organiser(board.round.tournament)
@@ -183,6 +194,7 @@ def test_a_refused_correction_rolls_back_every_write_on_postgresql():
     assert list(Hand.objects.order_by("id").values_list("id", "status", "score_after")) == before
 
 
+@concurrent
 def test_end_of_a_first_to_2_board_on_postgresql():
     board = make_board()
     win_game(board, to=1)
@@ -200,6 +212,7 @@ def test_end_of_a_first_to_2_board_on_postgresql():
     assert (board.decided, board.winner, board.status) == (True, 1, "awaiting_confirmation")
 
 
+@concurrent
 def test_first_to_total_race_on_postgresql_two_boards_finishing_at_once_cannot_both_count():
     tournament = make_tournament(
         entrant_type="club_teams", team_format={"boards": 2, "kind": "first_to_total", "n": 1}

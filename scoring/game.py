@@ -39,7 +39,7 @@ def score_game(doc: Any) -> dict[str, Any]:
 
 def score_document(doc: Any) -> GameResult:
     """Score a game document: ``{"rules", "score", "hand" | "hands"}``. Raise ``InvalidHand``."""
-    if not isinstance(doc, Mapping):
+    if type(doc) is not dict and not isinstance(doc, Mapping):
         raise InvalidHand("wrong_type", "", f"A game document must be an object, not {describe(doc)}")
     for key in doc:
         if key not in _DOCUMENT_FIELDS:

@@ -41,6 +41,8 @@ _PENALTY_KINDS: Final[dict[str, PenaltyKind]] = {
     "revoke": "revoke", "trump_revoke": "trump_revoke", "undertrump": "undertrump"
 }
 _COUNTED: Final = ("high", "low", "jack", "game")
+#: Each spelling of a card to the one-kick tuple ``(card,)``: the usual deal's kicks in one look-up.
+_ONE_KICK: Final[dict[str, tuple[Card, ...]]] = {text: (card,) for text, card in CARD_TEXT.items()}
 _TRUMP_JACK: Final[dict[Suit, Card]] = {suit: Card(Rank.JACK, suit) for suit in Suit}
 _CARD_HINT: Final = "is not a card: write the rank then the suit, like 10H or AS"
 #: High and Low as written (side, card text) to their shared ``Award``: parsing is one look-up.
@@ -148,10 +150,10 @@ def _header_fields(
                           f"kicks must be a list of cards, not {describe(raw_kicks)}")
     if len(raw_kicks) == 1:  # the usual deal: one kick
         text = raw_kicks[0]
-        card = CARD_TEXT.get(text) if type(text) is str else None
-        if card is None:
+        one = _ONE_KICK.get(text) if type(text) is str else None
+        if one is None:
             raise InvalidHand("bad_card", f"{join_path(path, 'kicks')}[0]", f"{describe(text)} {_CARD_HINT}")
-        kicks: tuple[Card, ...] = (card,)
+        kicks: tuple[Card, ...] = one
     elif not raw_kicks:
         raise InvalidHand("no_kicks", join_path(path, "kicks"), "Every deal turns at least one kick")
     else:
@@ -174,19 +176,24 @@ def _header_fields(
 
     # ---- does a kick win the game? ----------------------------------------------------------------
     won_at = -1  # index into scoring_kicks(...) of the kick that wins the game, if one does
-    if score is not None:
+    if score is None:
+        pass
+    elif len(kicks) == 1 and not abandoned and rules.every_kick_scores:  # the usual deal
+        points = rules.kick_value.get(kicks[0].rank)
+        if points is not None and score[seat % 2 if players == 4 else seat] + points >= rules.target:
+            won_at = 0
+    else:
         value = rules.kick_value
         need = rules.target - score[seat % 2 if players == 4 else seat]  # the dealer's side
-        scoring = kicks if rules.every_kick_scores and not abandoned else scoring_kicks(rules, abandoned, kicks, beg)
-        for i, card in enumerate(scoring):
+        for i, card in enumerate(scoring_kicks(rules, abandoned, kicks, beg)):
             points = value.get(card.rank)
             if points is not None:
                 need -= points
                 if need <= 0:
                     won_at = i
                     break
-        if won_at >= 0 and rules.every_kick_scores:
-            return _deal_won_by_kick(rules, path, seat, abandoned, kicks, beg, won_at)
+    if won_at >= 0 and rules.every_kick_scores:
+        return _deal_won_by_kick(rules, path, seat, abandoned, kicks, beg, won_at)
 
     # ---- the deal was played out: the kicks fit beg and the pack ----------------------------------
     if beg is None:

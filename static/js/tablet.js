@@ -278,7 +278,12 @@
     if (f.abandoned.length) rec.abandoned = clone(f.abandoned);
     var st = dealState(v, dealer);
     var kicks = completeKicks();
-    if (st.endsAt && st.endsAt.indexOf("kick") === 0) { rec.kicks = kicks.slice(0, parseInt(st.endsAt.slice(4), 10) + 1); return rec; }
+    if (st.endsAt && st.endsAt.indexOf("kick") === 0) {
+      var upto = parseInt(st.endsAt.slice(4), 10) + 1;
+      rec.kicks = kicks.slice(0, upto);
+      if (upto > 1 && f.beg) rec.beg = f.beg;  // a later kick of a run won: the beg came before it
+      return rec;
+    }
     if (st.endsAt === "abandoned") { rec.kicks = kicks.slice(0, 1); return rec; }
     rec.kicks = kicks;
     if (f.beg) rec.beg = f.beg;

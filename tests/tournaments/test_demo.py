@@ -177,7 +177,9 @@ def test_round_3_boards_are_where_their_plan_says(tournament):
     assert boards[8].seating is None and not Game.objects.filter(board=boards[8]).exists()
 
 
-def test_no_pair_meets_the_same_pair_twice(tournament):
+def test_rounds_are_paired_by_the_swiss_service_without_rematches(tournament):
+    assert AuditEvent.objects.filter(tournament=tournament, action="round.pair").count() == 3
+    assert all(r.paired_from_id for r in Round.objects.filter(tournament=tournament))
     met = Counter(
         frozenset((b.pair_a_id, b.pair_b_id)) for b in Board.objects.filter(round__tournament=tournament)
     )

@@ -4,7 +4,8 @@ On the first run it loads, in one transaction, a Swiss of 16 pairs from 4 clubs 
 rules, first to 2 games, published: rounds 1 and 2 played, confirmed and closed; round 3 in play with
 boards done, mid-game, awaiting confirmation, disputed and calling for help. Every hand is dealt and
 played by the engine's simulator (``scoring.simulate``) and goes in through the services, from each
-table's paired tablet, as a real event's would; nothing is written around them.
+table's paired tablet, as a real event's would; rounds are paired by the Swiss pairing service from the
+confirmed standings. Nothing is written around the services.
 
 At every run it then sets a fresh random password for the ``organiser`` user, a fresh API token (older
 ones revoked) and a fresh pairing code for table 1, and prints them on stdout, never to a log:
@@ -32,7 +33,6 @@ from django.db import transaction
 from knox.models import AuthToken
 
 from scoring.simulate import simulate_game
-from tournaments import tasks
 from tournaments.models import (
     Board,
     Club,
@@ -52,13 +52,13 @@ from tournaments.services import (
     game_confirm,
     hand_submit,
     round_close,
-    round_create,
     round_publish,
-    round_seat_boards,
     round_start_play,
     tournament_rules_resolve,
 )
 from tournaments.services.devices import device_pair, pairing_code_create
+from tournaments.services.pairing import round_start
+from tournaments.services.standings import tournament_standings_recompute
 
 DEMO_SLUG = "hang-jack-demo-open"
 ORGANISER = "organiser"
@@ -173,14 +173,13 @@ class DemoLoader:
     # ---- people and the tournament ---------------------------------------------------------------
     @transaction.atomic
     def load(self) -> Tournament:
-        entries = self._register()
-        tournament = entries[0].tournament
+        tournament = self._register()
         self.organiser = organiser_user(tournament)
         tournament_rules_resolve(tournament=tournament)
         for number in range(1, ROUNDS_CLOSED + 2):
-            round_ = round_create(tournament=tournament, number=number)
-            round_seat_boards(round=round_, pairings=self._pairings(tournament, entries, number),
-                              explanations=None)
+            # Swiss pairing from the confirmed standings; inside this transaction it runs in-process.
+            round_ = round_start(tournament=tournament, number=number, user=self.organiser)
+            assert round_.status == Round.Status.DRAFTED, round_.feasibility_note
             round_publish(round=round_, user=self.organiser)
             round_start_play(round=round_, user=self.organiser)
             if number <= ROUNDS_CLOSED:
@@ -188,10 +187,11 @@ class DemoLoader:
                 round_close(round=round_, user=self.organiser)
             else:
                 self._play_last_round(round_)
-        tasks.standings_recompute(tournament.pk)  # now, so the demo shows standings without a worker
+        # Now, so the demo shows standings without a worker (the outbox has queued the same).
+        tournament_standings_recompute(tournament_id=tournament.pk)
         return tournament
 
-    def _register(self) -> list[Entry]:
+    def _register(self) -> Tournament:
         tournament = Tournament.objects.create(
             name="Hang Jack Demo Open", slug=DEMO_SLUG, venue="Couva Community Centre, Trinidad",
             rules="trinidad-tournament", match_format={"kind": "first_to", "n": 2},
@@ -208,37 +208,9 @@ class DemoLoader:
             ])
         # Seeds alternate clubs: every club's first pair, then every club's second, ...
         ordered = [pairs[k] for k in range(4) for pairs in by_club]
-        return [Entry.objects.create(tournament=tournament, pair=pair, seed=seed)
-                for seed, pair in enumerate(ordered, 1)]
-
-    # ---- pairing --------------------------------------------------------------------------------
-    def _pairings(self, tournament: Tournament, entries: list[Entry], number: int) -> list[tuple[Entry, Entry]]:
-        """Swiss by hand until the pairing service is wired in: round 1 top half against bottom half by
-        seed; later rounds by confirmed match points, then bullseyes, each pair against the next one it
-        has not met yet (a club-mate only when nothing else is left)."""
-        if number == 1:
-            half = len(entries) // 2
-            return list(zip(entries[:half], entries[half:], strict=True))
-        points = {e.pk: [0, 0, -(e.seed or 0)] for e in entries}
-        met: set[frozenset[int]] = set()
-        for board in Board.objects.filter(round__tournament=tournament).exclude(pair_b=None):
-            assert board.pair_b_id is not None
-            met.add(frozenset((board.pair_a_id, board.pair_b_id)))
-            for side, entry_id in ((0, board.pair_a_id), (1, board.pair_b_id)):
-                if board.decided and board.all_confirmed:
-                    points[entry_id][0] += 1 if board.is_draw else (2 if board.winner == side else 0)
-                points[entry_id][1] += board.bullseyes_a if side == 0 else board.bullseyes_b
-        waiting = sorted(entries, key=lambda e: points[e.pk], reverse=True)
-        club = {e.pk: e.pair.club_id for e in entries}
-        pairings: list[tuple[Entry, Entry]] = []
-        while waiting:
-            top = waiting.pop(0)
-            fresh = [e for e in waiting if frozenset((top.pk, e.pk)) not in met]
-            other_club = [e for e in fresh if club[e.pk] != club[top.pk]]
-            opponent = (other_club or fresh or waiting)[0]
-            waiting.remove(opponent)
-            pairings.append((top, opponent))
-        return pairings
+        for seed, pair in enumerate(ordered, 1):
+            Entry.objects.create(tournament=tournament, pair=pair, seed=seed)
+        return tournament
 
     # ---- play -----------------------------------------------------------------------------------
     def _device(self, tournament: Tournament, table: int) -> Device:

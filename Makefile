@@ -7,6 +7,8 @@
 #                   (SQLite and eager Celery unless DATABASE_URL / REDIS_URL are set)
 #   make test       install, lint, typecheck, then the whole pytest suite ($(PYTEST_WORKERS) workers)
 #   make lint       ruff          make typecheck   mypy (strict on scoring/)
+#   make load       the load harness (benchmarks/load): a compressed tournament day on a private stack;
+#                   LOAD_ARGS="--duration 30" for a smoke run
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -18,8 +20,9 @@ STAMP := $(VENV)/.installed
 # browser, a live server) is built once. (--dist loadgroup does not group under pytest 9 + xdist 3.8.)
 PYTEST_WORKERS ?= 2
 PYTEST_ARGS ?=
+LOAD_ARGS ?=
 
-.PHONY: install run test lint typecheck conformance bench clean
+.PHONY: install run test lint typecheck conformance bench load clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -48,6 +51,9 @@ conformance: install
 
 bench: install
 	$(BIN)/python benchmarks/engine.py
+
+load: install
+	$(BIN)/python -m benchmarks.load.run $(LOAD_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -526,6 +526,7 @@
     var game = fixItem ? fixItem.body.game : v.game;
     var miss = missing(v, dealer);
     if (Object.keys(miss).length) { showErrors({ fields: miss, message: "" }); return; }
+    if (Object.keys(fieldErrors).length && !fixing) { fieldErrors = {}; renderHand(); }  // the last answer no longer applies
     var rec = toRecord(v, dealer);
     var sig = JSON.stringify(rec);
     var waitingBefore = queue.filter(function (q) { return !fixItem || queue.indexOf(q) < queue.indexOf(fixItem); }).length;

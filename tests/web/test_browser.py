@@ -308,8 +308,14 @@ def test_hands_queued_offline_arrive_once_in_order(page, context, live_server, e
     assert IdempotencyRecord.objects.filter(device__table=1).count() == 4  # seating + three hands, once each
     wait_until(page, "document.querySelector('#net').textContent.indexOf('Online') === 0")
 
+    # Undo takes two taps and voids exactly the last hand.
+    page.click("#undo")
+    page.click("#undo")
+    wait_sent(page)
+    assert active_hands(board) == [(1, 1), (1, 2)]
 
-def test_an_invalid_hand_shows_the_engines_sentence_at_the_field(page, live_server, event):
+
+def test_an_invalid_hand_shows_the_engines_sentence_at_the_field(page, context, live_server, event):
     from tournaments.models import Board
 
     board = Board.objects.get(round__tournament=event, table=1)
@@ -326,6 +332,26 @@ def test_an_invalid_hand_shows_the_engines_sentence_at_the_field(page, live_serv
     check_axe(page, "tablet-invalid-hand")
     shoot(page, "tablet-invalid-hand")
     assert active_hands(board) == []
+
+    # Offline nothing can check it: it is queued with a valid hand behind it. Back online the server
+    # refuses it, the queue stops there, and the scorer fixes it; then both go, in order.
+    context.set_offline(True)
+    send_hand(page, expect_engine=False)
+    fill_hand(page, simulated(0, first_dealer=1).tally_hands[0])
+    send_hand(page, expect_engine=False)
+    context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    page.wait_for_selector("#refused:not([hidden])")
+    assert "KH" in page.inner_text("#refused-text")
+    assert page.locator("#queue-list li").count() == 2
+    assert active_hands(board) == []
+    page.click("#refused-fix")
+    page.locator('[data-field="hand.low"] .field-error').wait_for()
+    page.click("label[for=lows-0]")
+    page.click("label[for=lowr-2]")
+    send_hand(page)
+    wait_sent(page)
+    assert active_hands(board) == [(1, 1), (1, 2)]
 
 
 def test_organiser_starts_a_round_and_the_pairings_page_shows_it(page, context, live_server):

@@ -162,6 +162,14 @@ class EntryInline(admin.TabularInline):  # type: ignore[type-arg]
     autocomplete_fields = ["pair"]
     fields = ["pair", "seed", "withdrawn"]
 
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Entry]:
+        return super().get_queryset(request).select_related("pair__player_1", "pair__player_2")
+
+    def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        if db_field.name == "pair":
+            kwargs["queryset"] = Pair.objects.select_related("player_1", "player_2")
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
 
 class TournamentRoleInline(admin.TabularInline):  # type: ignore[type-arg]
     model = TournamentRole
@@ -217,6 +225,12 @@ class BoardInline(ReadOnlyInline):
     fields = ["table", "pair_a", "pair_b", "bullseyes_a", "bullseyes_b", "decided", "all_confirmed", "disputed",
               "help_called"]
 
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Board]:
+        return super().get_queryset(request).select_related(
+            "round__tournament", "pair_a__pair__player_1", "pair_a__pair__player_2",
+            "pair_b__pair__player_1", "pair_b__pair__player_2",
+        )
+
 
 @admin.register(Round)
 class RoundAdmin(ReadOnlyAdmin):
@@ -230,6 +244,9 @@ class RoundAdmin(ReadOnlyAdmin):
 class GameInline(ReadOnlyInline):
     model = Game
     fields = ["number", "status", "score", "winner", "confirmed", "awarded"]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
+        return super().get_queryset(request).select_related("board__round__tournament")
 
 
 @admin.register(Board)
@@ -258,10 +275,16 @@ class GameConfirmationInline(ReadOnlyInline):
     readonly_fields = fields
     show_change_link = False
 
+    def get_queryset(self, request: HttpRequest) -> QuerySet[GameConfirmation]:
+        return super().get_queryset(request).select_related("device__tournament", "user")
+
 
 class HandInline(ReadOnlyInline):
     model = Hand
     fields = ["number", "version", "status", "dealer", "trump", "events", "score_after", "winner"]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Hand]:
+        return super().get_queryset(request).select_related("game__board__round__tournament")
 
 
 @admin.register(Game)
@@ -298,7 +321,7 @@ class HandAdmin(ReadOnlyAdmin):
 class AuditEventAdmin(ReadOnlyAdmin):
     list_display = ["at", "action", "object_type", "object_id", "tournament", "user", "device"]
     list_filter = ["action", "object_type", "tournament"]
-    list_select_related = ["tournament", "user", "device"]
+    list_select_related = ["tournament", "user", "device__tournament"]
     search_fields = ["action", "object_type", "object_id"]
     date_hierarchy = "at"
     fields = ["at", "tournament", "user", "device", "action", "object_type", "object_id", "before_pretty", "after_pretty"]
@@ -365,7 +388,7 @@ class DeviceAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 class PairingCodeAdmin(ReadOnlyAdmin):
     list_display = ["tournament", "table", "created_by", "created_at", "expires_at", "used_at", "device"]
     list_filter = ["tournament"]
-    list_select_related = ["tournament", "created_by", "device"]
+    list_select_related = ["tournament", "created_by", "device__tournament"]
     exclude = ["code_digest"]
 
 

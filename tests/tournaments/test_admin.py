@@ -215,3 +215,23 @@ def test_revoking_a_device_goes_through_the_service(staff_client):
     device.refresh_from_db()
     assert device.revoked_at is not None
     assert AuditEvent.objects.filter(action="device.revoke", object_id=str(device.pk)).exists()
+
+
+def test_audit_list_and_round_page_do_not_grow_queries_with_rows(staff_client, django_assert_max_num_queries):
+    from tournaments.models import Board, Device, Round
+
+    tournament = Tournament.objects.create(name="Couva Open", slug="couva-open")
+    pairs_import_csv(data=GOOD_CSV + "Vishnu Maharaj,Lisa Charles,Arima All Stars,\n", tournament=tournament)
+    entries = list(Entry.objects.filter(tournament=tournament))
+    round_ = Round.objects.create(tournament=tournament, number=1)
+    Board.objects.create(round=round_, table=1, pair_a=entries[0], pair_b=entries[1])
+    Board.objects.create(round=round_, table=2, pair_a=entries[2], pair_b=entries[3])
+    for table in range(1, 6):
+        device = Device.objects.create(tournament=tournament, table=table, token_digest=f"{table:064d}",
+                                       token_prefix=f"p{table}")
+        AuditEvent.objects.create(tournament=tournament, device=device, action="hand.submit",
+                                  object_type="hand", object_id=str(table))
+    with django_assert_max_num_queries(12):
+        assert staff_client.get(reverse("admin:tournaments_auditevent_changelist")).status_code == 200
+    with django_assert_max_num_queries(12):
+        assert staff_client.get(reverse("admin:tournaments_round_change", args=[round_.pk])).status_code == 200

@@ -65,7 +65,7 @@ def run_demo(port: int = 8000) -> tuple[str, dict[str, Any]]:
 
 
 @pytest.fixture(scope="module")
-def demo(django_db_blocker):
+def demo(django_db_setup, django_db_blocker):
     """The demo loaded once for this module (Celery in-process), the database emptied afterwards."""
     from config.celery import app
 

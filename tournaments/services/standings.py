@@ -109,9 +109,9 @@ def _bye_policy(policy: Mapping[str, Any] | None) -> tuple[str, str]:
 
 
 def standings_input(tournament: Tournament) -> StandingsInput:
-    """Read what the standings count, in four queries (five in a club-team event)."""
+    """Read what the standings count: four queries (five in a club-team event), whatever the field's size."""
     club_teams = tournament.entrant_type == Tournament.EntrantType.CLUB_TEAMS
-    rounds = list(Round.objects.filter(tournament=tournament).values_list("number", "status"))
+    rounds = list(Round.objects.filter(tournament=tournament).order_by().values_list("number", "status"))
     counted = [number for number, status in rounds if status in COUNTED_ROUNDS]
     after_round = max((number for number, status in rounds if status == Round.Status.CLOSED), default=0)
     entries = tuple(

@@ -20,7 +20,7 @@ from .errors import InvalidHand, describe, short_key
 from .model import GameResult, Hand, HandResult
 from .rules import RuleSet
 from .score import evaluate
-from .tally import TALLY_FIELDS, read_tally
+from .tally import TALLY_FIELDS, read_known_tally, read_tally
 
 _DOCUMENT_FIELDS: Final = frozenset({"rules", "score", "hand", "hands"})
 _DEFAULT_RULES: Final = "trinidad"
@@ -73,14 +73,12 @@ def score_document(doc: Any) -> GameResult:
                               f"Side {winner} already won the game in the hand before: a game ends there, "
                               "so this hand belongs to the next game")
         if type(raw) is dict and _TALLY_OR_MISDEAL.issuperset(raw):
-            hand = read_tally(raw, rules, path, score, dealer)  # surely the tally form: as read_hand would
+            hand = read_known_tally(raw, rules, path, score, dealer)  # the tally form: as read_hand would
         else:
             hand = read_hand(rules, raw, path, score=score, dealer=dealer)
         result = evaluate(rules, hand, score, path)
         results.append(result)
-        score = result.score
-        winner = result.winner
-        dealer = result.next_dealer
+        _, _, score, winner, dealer = result
     return GameResult(score, winner, tuple(results))
 
 

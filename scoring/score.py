@@ -127,15 +127,27 @@ def evaluate(rules: RuleSet, hand: Hand, score: Sequence[int], path: str = "hand
             return finish(HandResult, (trump, tuple(events), tuple(points), side, next_dealer))
     if jack is not None:
         side = jack.won_by
+        jack_kind: EventKind
         if jack.held_by == side:
-            if _add(events, points, target, "jack", side, rules.jack_points):
+            jack_kind, jack_points = "jack", rules.jack_points
+        else:
+            jack_kind, jack_points = "hang_jack", rules.hang_jack_points
+        if jack_points > 0:
+            found = shared.get((jack_kind, side, jack_points, None, None))
+            events.append(found if found is not None else event(jack_kind, side, jack_points))
+            total = points[side] = points[side] + jack_points
+            if total >= target:
                 return finish(HandResult, (trump, tuple(events), tuple(points), side, next_dealer))
-        elif _add(events, points, target, "hang_jack", side, rules.hang_jack_points):
-            return finish(HandResult, (trump, tuple(events), tuple(points), side, next_dealer))
     if game is not None:
-        scorer = game_winner(rules, game, dealer_side, barred)
-        if scorer is not None and _add(events, points, target, "game", scorer, rules.game_points):
-            return finish(HandResult, (trump, tuple(events), tuple(points), scorer, next_dealer))
+        side_or_none = game_winner(rules, game, dealer_side, barred)
+        game_points = rules.game_points
+        if side_or_none is not None and game_points > 0:
+            side = side_or_none
+            found = shared.get(("game", side, game_points, None, None))
+            events.append(found if found is not None else event("game", side, game_points))
+            total = points[side] = points[side] + game_points
+            if total >= target:
+                return finish(HandResult, (trump, tuple(events), tuple(points), side, next_dealer))
     return finish(HandResult, (trump, tuple(events), tuple(points), None, next_dealer))
 
 

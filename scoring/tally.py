@@ -44,6 +44,8 @@ _COUNTED: Final = ("high", "low", "jack", "game")
 #: Each spelling of a card to the one-kick tuple ``(card,)``: the usual deal's kicks in one look-up.
 _ONE_KICK: Final[dict[str, tuple[Card, ...]]] = {text: (card,) for text, card in CARD_TEXT.items()}
 _TRUMP_JACK: Final[dict[Suit, Card]] = {suit: Card(Rank.JACK, suit) for suit in Suit}
+_JACK_RANK: Final = Rank.JACK
+_TEN_RANK: Final = Rank.TEN
 _CARD_HINT: Final = "is not a card: write the rank then the suit, like 10H or AS"
 #: High and Low as written (side, card text) to their shared ``Award``: parsing is one look-up.
 _AWARD_BY_TEXT: Final[dict[tuple[int, object], Award]] = {}
@@ -350,6 +352,14 @@ def read_tally(
             if key not in TALLY_FIELDS:
                 raise InvalidHand("unknown_field", join_path(path, short_key(key)),
                                   f"{describe(key)} is not a field of a hand record")
+    return read_known_tally(raw, rules, path, score, dealer)
+
+
+def read_known_tally(
+    raw: Mapping[str, Any], rules: RuleSet, path: str, score: Sequence[int] | None, dealer: int | None
+) -> Hand:
+    """``read_tally`` for a record whose field names are already known to be the tally form's (or a
+    misdeal's): what a game document's reader calls after its own check."""
     seat, misdeal, abandoned, kicks, beg, trump, ends_game = _header_fields(raw, rules, path, score, dealer)
     if misdeal:
         return Hand(seat, misdeal=True)
@@ -563,11 +573,11 @@ def _cross_check(
         assert low is not None
         _check_jack_named(jack, low.side, "Low", trump_jack, path, holder=low_dealt)
     if jack is not None:
-        if high_card is not None and high_card.rank < Rank.JACK:
+        if high_card is not None and high_card.rank < _JACK_RANK:
             raise InvalidHand("high_below_jack", f"{join_path(path, 'high')}.card",
                               f"{high_card} cannot be High: the jack of trumps {trump_jack} was in play and "
                               "ranks above it")
-        if low_card is not None and low_card.rank > Rank.JACK:
+        if low_card is not None and low_card.rank > _JACK_RANK:
             raise InvalidHand("low_above_jack", f"{join_path(path, 'low')}.card",
                               f"{low_card} cannot be Low: the jack of trumps {trump_jack} was in play and "
                               "ranks below it")
@@ -605,7 +615,7 @@ def _cross_check(
         if high is None:
             raise InvalidHand("penalty_without_trump", where,
                               f"No trump was dealt (High and Low are null), so there can be no {kind}")
-        if kind == "trump_revoke" and high_card is not None and high_card.rank < Rank.TEN:
+        if kind == "trump_revoke" and high_card is not None and high_card.rank < _TEN_RANK:
             raise InvalidHand("trump_revoke_without_top_trump", where,
                               f"A trump_revoke withholds one of the top five trumps (A K Q J 10), but the "
                               f"highest trump in play was {high_card}: this renege is a revoke")

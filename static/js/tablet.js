@@ -38,7 +38,7 @@
   var fixing = null;          // key of the refused queue entry being fixed
   var fieldErrors = {};       // API error fields shown next to the form
   var undoArmed = 0;
-  var f = load(K_DRAFT) || blankHand();
+  var f = null;  // the hand being entered (restored from the draft below, once blankHand is defined)
 
   // ---- small helpers ---------------------------------------------------------------------------
   function $(id) { return document.getElementById(id); }
@@ -118,6 +118,7 @@
   }
 
   function estimate(score, rec) {
+    if (rec.tricks) rec = playToTally(rec);
     var r = rules(), sc = score.slice(), winner = null, tgt = target();
     var dealer = rec.dealer, ds = dealer % 2, next = (dealer + 1) % 4;
     function add(side, pts) { if (winner !== null || !pts) return; sc[side] += pts; if (sc[side] >= tgt) winner = side; }
@@ -222,6 +223,10 @@
     (rec.abandoned || []).forEach(function (d) { parts.push("Thrown in: " + d.map(cardText).join(" ")); });
     if (rec.kicks && rec.kicks.length) parts.push("Kick " + rec.kicks.map(cardText).join(", "));
     if (rec.beg) parts.push({ stand: "stood", give: "gave one", run: "ran the pack" }[rec.beg]);
+    if (rec.tricks) {
+      parts.push(rec.tricks.length + " tricks card by card");
+      return parts.join("; ");
+    }
     if (rec.high) parts.push("High " + LETTER[rec.high.side] + (rec.high.card ? " " + cardText(rec.high.card) : ""));
     if (rec.low) parts.push("Low " + LETTER[rec.low.side] + (rec.low.card ? " " + cardText(rec.low.card) : ""));
     if (rec.jack) parts.push(rec.jack.held_by === rec.jack.won_by ? "Jack " + LETTER[rec.jack.won_by] : "hang jack " + LETTER[rec.jack.won_by]);
@@ -239,9 +244,12 @@
     return {
       misdeal: false, abandoned: [], kicks: [{ r: null, s: null }], beg: null, noTrump: false,
       high: { side: null, r: null }, low: { side: null, r: null }, jack: null, game: ["", ""],
-      penalties: [], pen: { kind: "revoke", side: null }
+      penalties: [], pen: { kind: "revoke", side: null },
+      mode: "tally", hold: [[], [], [], []], tricks: [], seatEdit: null, armed: null
     };
   }
+  f = Object.assign(blankHand(), load(K_DRAFT) || {});
+
   function kickCard(k) { return k && k.r && k.s ? k.r + k.s : null; }
   function completeKicks() { return f.kicks.map(kickCard).filter(Boolean); }
 
@@ -289,6 +297,16 @@
     if (f.beg) rec.beg = f.beg;
     if (st.endsAt === "gift") return rec;
     var trump = st.trump;
+    if (f.mode === "cards") {
+      var runs = Math.max(0, rec.kicks.length - 1), per = rules().run_cards || 3;
+      rec.deal = f.hold.map(function (h) { return h.slice(0, 6); });
+      if (runs) {
+        rec.runs = [];
+        for (var r = 0; r < runs; r++) rec.runs.push(f.hold.map(function (h) { return h.slice(6 + per * r, 6 + per * (r + 1)); }));
+      }
+      rec.tricks = clone(f.tricks);
+      return rec;
+    }
     if (f.noTrump) { rec.high = null; rec.low = null; rec.jack = null; }
     else {
       rec.high = f.high.side === null ? undefined : { side: f.high.side, card: f.high.r && trump ? f.high.r + trump : undefined };
@@ -316,11 +334,161 @@
       if (f.noTrump && (f.game[0] === "" || f.game[1] === "")) m["hand.game"] = "Enter both counts for game (0 if none).";
       return m;
     }
+    if (f.mode === "cards") {
+      var need = cardsPerSeat();
+      if (f.hold.some(function (h) { return h.length !== need; })) m["hand.deal"] = "Enter the " + need + " cards of every seat.";
+      else if (f.tricks.length !== need || f.tricks[need - 1].length !== 4) m["hand.tricks"] = "Enter every card of every trick.";
+      return m;
+    }
     if (f.high.side === null) m["hand.high"] = "Which side held High?";
     if (f.low.side === null) m["hand.low"] = "Which side held Low?";
     if (f.jack === null) m["hand.jack"] = "What happened to the jack of trumps?";
     if (f.game[0] === "" || f.game[1] === "") m["hand.game"] = "Enter both counts for game (0 if none).";
     return m;
+  }
+
+  // ---- card by card ----------------------------------------------------------------------------------
+  var VALUE = { A: 14, K: 13, Q: 12, J: 11, "10": 10, "9": 9, "8": 8, "7": 7, "6": 6, "5": 5, "4": 4, "3": 3, "2": 2 };
+  var POINTS = { "10": 10, A: 4, K: 3, Q: 2, J: 1 };
+  function val(c) { return VALUE[rankOf(c)] || 0; }
+  function cardsPerSeat() {
+    var runs = f.beg === "run" ? Math.max(0, completeKicks().length - 1) : 0;
+    return 6 + runs * (rules().run_cards || 3);
+  }
+  /* The cards a seat may play (RULES.md section 4); the others are marked, never disabled. */
+  function legalCards(trump, holding, trick) {
+    if (!trick.length) return holding.slice();
+    var led = suitOf(trick[0]);
+    var trumps = holding.filter(function (c) { return suitOf(c) === trump; });
+    if (led === trump) return trumps.length ? trumps : holding.slice();
+    if (rules().follow === "trump_only") return holding.slice();
+    var follow = holding.filter(function (c) { return suitOf(c) === led; });
+    var ok = follow.length ? follow.concat(trumps) : holding.slice();
+    if (rules().undertrump === "forbidden" && holding.some(function (c) { return suitOf(c) !== trump; })) {
+      var top = 0;
+      trick.forEach(function (c) { if (suitOf(c) === trump) top = Math.max(top, val(c)); });
+      if (top) ok = ok.filter(function (c) { return !(suitOf(c) === trump && val(c) < top); });
+    }
+    return ok;
+  }
+  function trickWinner(trump, trick) {
+    var best = 0;
+    for (var i = 1; i < trick.length; i++) {
+      var c = trick[i], b = trick[best];
+      if ((suitOf(c) === trump && suitOf(b) !== trump) || (suitOf(c) === suitOf(b) && val(c) > val(b))) best = i;
+    }
+    return best;
+  }
+  /* Who leads each trick and who plays next: the beggar leads, each trick's winner leads the next. */
+  function trickState(dealer, trump) {
+    var leader = (dealer + 1) % 4, leaders = [];
+    var played = [[], [], [], []];
+    f.tricks.forEach(function (t, k) {
+      leaders.push(leader);
+      t.forEach(function (c, i) { played[(leader + i) % 4].push(c); });
+      if (t.length === 4) leader = (leader + trickWinner(trump, t)) % 4;
+    });
+    var current = f.tricks.length && f.tricks[f.tricks.length - 1].length < 4 ? f.tricks[f.tricks.length - 1] : [];
+    var lead = current.length ? leaders[leaders.length - 1] : leader;
+    return { leaders: leaders, played: played, current: current, seat: (lead + current.length) % 4 };
+  }
+  function playToTally(rec) {
+    var trump = suitOf(rec.kicks[rec.kicks.length - 1]), dealer = rec.dealer;
+    var holds = rec.deal.map(function (d, s) { var h = d.slice(); (rec.runs || []).forEach(function (r) { h = h.concat(r[s]); }); return h; });
+    var trumps = [];
+    holds.forEach(function (h, s) { h.forEach(function (c) { if (suitOf(c) === trump) trumps.push([c, s]); }); });
+    trumps.sort(function (a, b) { return val(b[0]) - val(a[0]); });
+    var out = { dealer: dealer, kicks: rec.kicks, beg: rec.beg, high: null, low: null, jack: null, game: [0, 0], penalties: [] };
+    if (trumps.length) {
+      out.high = { side: trumps[0][1] % 2 }; out.low = { side: trumps[trumps.length - 1][1] % 2 };
+    }
+    var leader = (dealer + 1) % 4, remaining = holds.map(function (h) { return h.slice(); });
+    rec.tricks.forEach(function (t) {
+      t.forEach(function (c, i) {
+        var seat = (leader + i) % 4;
+        if (legalCards(trump, remaining[seat], t.slice(0, i)).indexOf(c) === -1) {
+          var top5 = remaining[seat].some(function (x) { return suitOf(x) === trump && val(x) >= 10; });
+          out.penalties.push({ kind: suitOf(t[0]) === trump && top5 ? "trump_revoke" : "revoke", side: seat % 2 });
+        }
+        remaining[seat].splice(remaining[seat].indexOf(c), 1);
+      });
+      var w = (leader + trickWinner(trump, t)) % 4;
+      t.forEach(function (c, i) {
+        out.game[w % 2] += POINTS[rankOf(c)] || 0;
+        if (c === "J" + trump) out.jack = { held_by: ((leader + i) % 4) % 2, won_by: w % 2 };
+      });
+      leader = w;
+    });
+    return out;
+  }
+
+  function cardGrid(name, legend, isOn, isOff, onTap, marks) {
+    var fs = h("fieldset", { "class": "cardgrid" }, [h("legend", { text: legend })]);
+    SUITS.forEach(function (su) {
+      var row = h("div", { "class": "cardrow" });
+      RANKS.forEach(function (r) {
+        var c = r + su[0];
+        var mark = marks ? marks(c) : null;
+        row.appendChild(h("button", {
+          type: "button", id: name + "-" + c, "class": "cardbtn" + (su[0] === "H" || su[0] === "D" ? " red" : "") + (isOn(c) ? " on" : "") + (mark ? " " + mark : ""),
+          "aria-pressed": isOn(c) ? "true" : "false", disabled: isOff(c) ? true : null,
+          "aria-label": r + " of " + su[2] + (mark === "illegal" ? " (not allowed: a renege)" : mark === "armed" ? " (tap again to record the renege)" : ""),
+          onclick: function () { onTap(c); }
+        }, [r + su[1]]));
+      });
+      fs.appendChild(row);
+    });
+    return fs;
+  }
+
+  function renderCards(box, dealer, trump) {
+    var need = cardsPerSeat(), kicked = completeKicks().concat([].concat.apply([], f.abandoned));
+    var owner = function (c) { for (var s = 0; s < 4; s++) if (f.hold[s].indexOf(c) !== -1) return s; return -1; };
+    var incomplete = [0, 1, 2, 3].filter(function (s) { return f.hold[s].length !== need; });
+    var editing = f.seatEdit !== null && f.seatEdit !== undefined ? f.seatEdit : (incomplete.length ? incomplete[0] : null);
+    var dealKids = [chips("seatedit", "Cards held (" + need + " each)", [0, 1, 2, 3].map(function (s) {
+      return { value: s, label: "Seat " + (s + 1) + ": " + f.hold[s].length + "/" + need };
+    }), editing, function (s) { f.seatEdit = s; saveDraft(); renderHand(); }, "seats4")];
+    if (editing !== null) {
+      dealKids.push(cardGrid("hold", "Tap the cards of " + seatName(editing), function (c) { return f.hold[editing].indexOf(c) !== -1; },
+        function (c) { var o = owner(c); return kicked.indexOf(c) !== -1 || (o !== -1 && o !== editing) || f.tricks.length > 0; },
+        function (c) {
+          var i = f.hold[editing].indexOf(c);
+          if (i !== -1) f.hold[editing].splice(i, 1);
+          else if (f.hold[editing].length < need) f.hold[editing].push(c);
+          if (f.hold[editing].length === need) f.seatEdit = null;
+          changed();
+        }));
+    }
+    box.appendChild(section("hand.deal", "The deal", dealKids));
+    if (incomplete.length) return;
+    var ts = trickState(dealer, trump);
+    var done = f.tricks.length === need && f.tricks[need - 1].length === 4;
+    var trickKids = [h("ol", { "class": "tricks" }, f.tricks.map(function (t, k) {
+      var lead = ts.leaders[k];
+      return h("li", {}, [t.map(function (c, i) { return "S" + ((lead + i) % 4 + 1) + " " + cardText(c); }).join(", ") +
+        (t.length === 4 ? " → seat " + ((lead + trickWinner(trump, t)) % 4 + 1) : "")]);
+    }))];
+    if (!done) {
+      var seat = ts.seat, holding = f.hold[seat].filter(function (c) { return ts.played[seat].indexOf(c) === -1; });
+      var ok = legalCards(trump, holding, ts.current);
+      trickKids.push(cardGrid("play", "Trick " + (ts.current.length ? f.tricks.length : f.tricks.length + 1) + ": " + seatName(seat) + " plays",
+        function () { return false; }, function (c) { return holding.indexOf(c) === -1; },
+        function (c) {
+          if (ok.indexOf(c) === -1 && f.armed !== c) { f.armed = c; saveDraft(); renderHand(); flash("Not allowed: that would be a renege. Tap it again to record it."); return; }
+          f.armed = null;
+          if (!ts.current.length) f.tricks.push([]);
+          f.tricks[f.tricks.length - 1].push(c);
+          changed();
+        },
+        function (c) { return holding.indexOf(c) === -1 ? null : c === f.armed ? "armed" : ok.indexOf(c) === -1 ? "illegal" : null; }));
+    } else {
+      trickKids.push(h("p", { "class": "ends", text: "All " + need + " tricks are in. Check the hand." }));
+    }
+    if (f.tricks.length) trickKids.push(h("button", { type: "button", "class": "secondary", onclick: function () {
+      var t = f.tricks[f.tricks.length - 1]; t.pop(); if (!t.length) f.tricks.pop(); f.armed = null; changed();
+    } }, ["Take back the last card"]));
+    box.appendChild(section("hand.tricks", "Tricks", trickKids));
   }
 
   // ---- rendering: chips (radio buttons styled as big targets) -----------------------------------------
@@ -435,9 +603,16 @@
         }
         if (st.endsAt === "gift") box.appendChild(h("p", { "class": "ends", text: "The gift takes " + LETTER[st.winner] + " to " + target() + ": the game ends here." }));
       }
+      var cardMode = false;
       if (st.trump && !st.endsAt) {
+        box.appendChild(h("p", { "class": "trump" }, ["Trump: ", h("strong", { "class": st.trump === "H" || st.trump === "D" ? "red" : null, text: SYMBOL[st.trump] + " " + ({ S: "spades", H: "hearts", D: "diamonds", C: "clubs" })[st.trump] })]));
+        box.appendChild(chips("mode", "How to enter the play", [{ value: "tally", label: "Count it (tally)" }, { value: "cards", label: "Card by card" }],
+          f.mode || "tally", function (m) { f.mode = m; changed(); }, "pair-choice"));
+        cardMode = f.mode === "cards";
+        if (cardMode) renderCards(box, dealer, st.trump);
+      }
+      if (st.trump && !st.endsAt && !cardMode) {
         var trump = st.trump, kicked = completeKicks();
-        box.appendChild(h("p", { "class": "trump" }, ["Trump: ", h("strong", { "class": trump === "H" || trump === "D" ? "red" : null, text: SYMBOL[trump] + " " + ({ S: "spades", H: "hearts", D: "diamonds", C: "clubs" })[trump] })]));
         box.appendChild(chips("notrump", "Trumps in play?", [{ value: "yes", label: "Trumps were dealt" }, { value: "no", label: "No trump dealt" }],
           f.noTrump ? "no" : "yes", function (x) { f.noTrump = x === "no"; changed(); }, "pair-choice"));
         if (!f.noTrump) {
@@ -459,7 +634,7 @@
             ], f.jack, function (j) { f.jack = j; changed(); }, "jack")]));
         }
       }
-      if ((st.trump || f.noTrump) && !st.endsAt) {
+      if ((st.trump || f.noTrump) && !st.endsAt && !cardMode) {
         var inputs = [0, 1].map(function (side) {
           var id = "game-" + side;
           return h("p", { "class": "count" }, [
@@ -470,7 +645,8 @@
         });
         box.appendChild(section("hand.game", "Game (card points in each side's tricks)", [h("div", { "class": "counts" }, inputs)]));
       }
-      // Penalties
+      // Penalties (card by card, every illegal card is its own penalty: the engine finds them)
+      if (!cardMode) {
       var penKids = f.penalties.map(function (p, i) {
         return h("p", { "class": "penalty" }, [penaltyWord(p.kind) + " by " + LETTER[p.side] + " ",
           h("button", { type: "button", "class": "small secondary", onclick: function () { f.penalties.splice(i, 1); changed(); } }, ["Remove"])]);
@@ -486,6 +662,7 @@
         } }, ["Add this penalty"])
       ]));
       box.appendChild(section("hand.penalties", "Penalties", penKids));
+      }
     }
     var other = Object.keys(fieldErrors).filter(function (k) { return !box.querySelector('[data-field="' + topField(k) + '"]'); });
     $("form-error").hidden = !other.length;
@@ -576,7 +753,8 @@
       enqueue("hand", API.hands, { game: v.game, number: v.hand, hand: rec },
         "Game " + v.game + ", hand " + v.hand + ": " + asEntered(rec), { form: clone(f), reading: preview.offline ? null : preview.text });
     }
-    f = blankHand(); preview = null; fieldErrors = {};
+    var mode = f.mode;
+    f = blankHand(); f.mode = mode; preview = null; fieldErrors = {};
     saveDraft(); saveQueue();
     render();
     flush();

@@ -354,6 +354,47 @@ def test_an_invalid_hand_shows_the_engines_sentence_at_the_field(page, context, 
     assert active_hands(board) == [(1, 1), (1, 2)]
 
 
+def test_card_by_card_marks_an_illegal_card_and_a_second_tap_records_the_renege(page, live_server, event):
+    from scoring.simulate import simulate_game
+    from tournaments.models import Board, Hand
+
+    board = Board.objects.get(round__tournament=event, table=1)
+    pair_tablet(page, live_server, event)
+    seat(page, first_dealer=0)
+    hand = simulate_game("trinidad-tournament", seed=29, first_dealer=0, renege_rate=0.08).hands[0]
+    rec = hand.play  # kicks AH then QD (ran the pack), one renege by side B
+    for i, card in enumerate(rec["kicks"]):
+        if i == 1:
+            page.click("label[for=beg-run]")
+        page.click(f"label[for=k{i}r-{rank(card)}]")
+        page.click(f"label[for=k{i}s-{card[-1]}]")
+    page.click("label[for=mode-cards]")
+    for seat_no in range(4):
+        held = rec["deal"][seat_no] + [c for run in rec.get("runs", []) for c in run[seat_no]]
+        page.click(f"label[for=seatedit-{seat_no}]")
+        for card in held:
+            page.click(f"#hold-{card}")
+    reneges = 0
+    for trick in rec["tricks"]:
+        for card in trick:
+            button = page.locator(f"#play-{card}")
+            if "illegal" in (button.get_attribute("class") or ""):
+                reneges += 1
+                button.click()  # the first tap only warns
+                assert "armed" in (page.locator(f"#play-{card}").get_attribute("class") or "")
+                if reneges == 1:
+                    shoot(page, "tablet-card-by-card")
+            page.locator(f"#play-{card}").click()
+    assert reneges == 1
+    reading = send_hand(page)
+    assert "Renege by B" in reading
+    wait_sent(page)
+    stored = Hand.objects.get(game__board=board, number=1)
+    assert stored.form == "play"
+    assert [e["kind"] for e in stored.events] == [e.kind for e in hand.result.events]
+    assert list(stored.score_after) == list(hand.score)
+
+
 def test_organiser_starts_a_round_and_the_pairings_page_shows_it(page, context, live_server):
     from django.contrib.auth.models import User
 

@@ -33,6 +33,10 @@ from tournaments.models import (
 )
 from tournaments.services.devices import PairingRefused, device_pair
 
+# Every test declares the database, so pytest-django sets up the test database even when a test only
+# uses the module's ``demo`` fixture (which must never reach the real database).
+pytestmark = pytest.mark.django_db
+
 LINES = {
     "login": re.compile(r"^organiser login: organiser (\S+)$", re.M),
     "token": re.compile(r"^organiser token: (\S+)$", re.M),
@@ -73,6 +77,10 @@ def demo(django_db_setup, django_db_blocker):
     root = logging.getLogger()
     eager = app.conf.task_always_eager
     with django_db_blocker.unblock():
+        from django.db import connection
+
+        name = str(connection.settings_dict["NAME"])
+        assert "test" in name or "memory" in name, f"refusing to load the demo into {name} and flush it"
         app.conf.task_always_eager = True
         root.addHandler(capture)
         try:

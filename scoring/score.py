@@ -139,7 +139,11 @@ def evaluate(rules: RuleSet, hand: Hand, score: Sequence[int], path: str = "hand
             if total >= target:
                 return finish(HandResult, (trump, tuple(events), tuple(points), side, next_dealer))
     if game is not None:
-        side_or_none = game_winner(rules, game, dealer_side, barred)
+        side_or_none: int | None
+        if len(game) == 2 and game[0] != game[1] and not barred:  # the usual hand: two sides, no tie
+            side_or_none = 0 if game[0] > game[1] else 1
+        else:
+            side_or_none = game_winner(rules, game, dealer_side, barred)
         game_points = rules.game_points
         if side_or_none is not None and game_points > 0:
             side = side_or_none

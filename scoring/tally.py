@@ -152,7 +152,10 @@ def _header_fields(
                           f"kicks must be a list of cards, not {describe(raw_kicks)}")
     if len(raw_kicks) == 1:  # the usual deal: one kick
         text = raw_kicks[0]
-        one = _ONE_KICK.get(text) if type(text) is str else None
+        try:
+            one = _ONE_KICK.get(text)  # keys are card texts: anything else is None
+        except TypeError:  # unhashable
+            one = None
         if one is None:
             raise InvalidHand("bad_card", f"{join_path(path, 'kicks')}[0]", f"{describe(text)} {_CARD_HINT}")
         kicks: tuple[Card, ...] = one

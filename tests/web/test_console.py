@@ -157,3 +157,99 @@ def test_no_device_token_in_console_pages(org_client, event):
     Device.objects.create(tournament=event, table=1, token_digest="d" * 64, token_prefix="abcdefgh")
     body = org_client.get(url("console_devices", event.slug)).content.decode()
     assert "d" * 64 not in body
+
+
+# ---- actions through the real services ---------------------------------------------------------
+
+
+@pytest.fixture
+def served(organiser):
+    """A fresh tournament the organiser runs, with no round yet (everything else goes through services)."""
+    t = make_tournament(pairs=4, name="Service Cup")
+    TournamentRole.objects.create(tournament=t, user=organiser)
+    return t
+
+
+def _messages(response) -> str:
+    return " ".join(str(m) for m in response.context["messages"]) if response.context else ""
+
+
+def test_pair_publish_and_start_a_round(org_client, served):
+    r = org_client.post(url("console_round_action", served.slug, 1), {"action": "draft"}, follow=True)
+    assert "Round 1 paired" in _messages(r)
+    assert Round.objects.get(tournament=served, number=1).boards.count() == 2
+    r = org_client.post(url("console_round_action", served.slug, 1), {"action": "publish_start"}, follow=True)
+    assert "published and in play" in _messages(r)
+    assert Round.objects.get(tournament=served, number=1).status == Round.Status.IN_PLAY
+    assert "Round 1 pairings" in org_client.get(url("pairings", served.slug, 1)).content.decode()
+
+
+def test_a_refused_action_shows_the_services_sentence(org_client, served):
+    org_client.post(url("console_round_action", served.slug, 1), {"action": "draft"})
+    org_client.post(url("console_round_action", served.slug, 1), {"action": "publish_start"})
+    r = org_client.post(url("console_round_action", served.slug, 1), {"action": "draft"}, follow=True)
+    assert "already exists" in _messages(r)
+
+
+def test_organiser_confirms_a_finished_game_and_clears_a_help_call(org_client, served):
+    from scoring.simulate import simulate_game
+    from tournaments import services
+    from tournaments.models import Game
+
+    org_client.post(url("console_round_action", served.slug, 1), {"action": "draft"})
+    org_client.post(url("console_round_action", served.slug, 1), {"action": "publish_start"})
+    board = Board.objects.get(round__tournament=served, table=1)
+    services.board_seat(board=board, seating=None, first_dealer=0)
+    for n, rec in enumerate(simulate_game("trinidad-tournament", seed=13, first_dealer=0).tally_hands, 1):
+        services.hand_submit(board=board, game_number=1, hand_number=n, record=rec)
+    services.board_call_help(board=board)
+    game = Game.objects.get(board=board, number=1)
+    page = org_client.get(url("console_board", served.slug, board.id)).content.decode()
+    assert "Confirm game 1 as organiser" in page and "calling for the organiser" in page
+    r = org_client.post(url("console_board_action", served.slug, board.id), {"action": "confirm_game", "game": game.id},
+                        follow=True)
+    assert "confirmed by the organiser" in _messages(r)
+    game.refresh_from_db()
+    assert game.confirmed
+    org_client.post(url("console_board_action", served.slug, board.id), {"action": "clear_help"})
+    board.refresh_from_db()
+    assert not board.help_called
+
+
+def test_organiser_voids_and_corrects_a_hand(org_client, served):
+    import json
+
+    from scoring.simulate import simulate_game
+    from tournaments import services
+    from tournaments.models import Hand
+
+    org_client.post(url("console_round_action", served.slug, 1), {"action": "draft"})
+    org_client.post(url("console_round_action", served.slug, 1), {"action": "publish_start"})
+    board = Board.objects.get(round__tournament=served, table=1)
+    services.board_seat(board=board, seating=None, first_dealer=0)
+    hands = simulate_game("trinidad-tournament", seed=0, first_dealer=0).tally_hands
+    for n, rec in enumerate(hands[:2], 1):
+        services.hand_submit(board=board, game_number=1, hand_number=n, record=rec)
+    second = Hand.objects.get(game__board=board, number=2, status="active")
+    r = org_client.post(url("console_board_action", served.slug, board.id),
+                        {"action": "void_hand", "hand": second.id, "version": second.version}, follow=True)
+    assert "voided" in _messages(r)
+    first = Hand.objects.get(game__board=board, number=1, status="active")
+    record = dict(first.record)
+    bad = {**record, "game": "many"}
+    r = org_client.post(url("console_board_action", served.slug, board.id),
+                        {"action": "correct_hand", "hand": first.id, "version": first.version, "record": json.dumps(bad)},
+                        follow=True)
+    assert Hand.objects.get(pk=first.pk).status == "active"  # refused: nothing changed
+    assert _messages(r)
+    r = org_client.post(url("console_board_action", served.slug, board.id),
+                        {"action": "correct_hand", "hand": first.id, "version": first.version, "record": "{not json"},
+                        follow=True)
+    assert "not valid JSON" in _messages(r)
+    good = {**record, "game": [40, 17]}  # the table miscounted: Game goes to A after all
+    r = org_client.post(url("console_board_action", served.slug, board.id),
+                        {"action": "correct_hand", "hand": first.id, "version": first.version, "record": json.dumps(good)},
+                        follow=True)
+    assert "corrected" in _messages(r)
+    current = Hand.objects.get(game__board=board, number=1, status="active")
+    assert current.version == 2 and current.record["game"] == [40, 17]

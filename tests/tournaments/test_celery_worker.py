@@ -35,7 +35,14 @@ from django.db import connection
 from scoring.simulate import simulate_game
 from tests.tournaments.factories import make_device, make_entries, make_organiser, make_tournament, seat
 from tournaments.models import Board, Game, OutboxMessage, Round, StandingsSnapshot, Tournament
-from tournaments.services import game_confirm, hand_submit, round_close, round_publish, round_start, round_start_play
+from tournaments.services import (
+    game_confirm,
+    hand_submit,
+    round_close,
+    round_publish,
+    round_start,
+    round_start_play,
+)
 from tournaments.services.standings import standings_compute, standings_input
 
 pytestmark = [pytest.mark.celery_worker, pytest.mark.postgres, pytest.mark.django_db(transaction=True),
@@ -122,8 +129,8 @@ def test_a_five_round_swiss_paired_and_ranked_by_a_real_worker(worker: Path):
         assert round_.number == number and round_.status in ("pending", "drafted")
         message = OutboxMessage.objects.get(task="tournaments.tasks.round_pair", args=[round_.pk])
         assert message.sent_at is not None and not message.last_error  # published, not paired in-process
-        wait_for(f"pair round {number}", lambda: Round.objects.get(pk=round_.pk).status == "drafted", worker)
-        round_ = Round.objects.get(pk=round_.pk)
+        drafted = Round.objects.filter(pk=round_.pk, status="drafted")
+        round_ = wait_for(f"pair round {number}", drafted.first, worker)
         assert round_.paired_from.after_round == number - 1 and round_.feasibility
         round_publish(round=round_, user=organiser)
         round_start_play(round=round_, user=organiser)

@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from tests.tournaments.factories import make_device, make_tournament, seat, win_game
 from tests.tournaments.test_pairing_service import clubs_event, pairs_event, play_round
+from tests.tournaments.test_tournament_e2e import eager_celery  # noqa: F401 - a fixture
 from tournaments.models import Board, BoardPair, Game, OutboxMessage, Round, StandingsSnapshot, Tournament
 from tournaments.services import (
     ValidationFailed,
@@ -192,6 +193,7 @@ def test_a_club_team_recomputation_takes_a_constant_number_of_queries(django_ass
         assert tournament_standings_recompute(tournament_id=tournament.pk) is True
 
 
+@pytest.mark.usefixtures("eager_celery")  # the sweep's task runs here, even with REDIS_URL set
 def test_a_burst_of_confirmations_with_the_broker_down_coalesces_into_one_recomputation(django_capture_on_commit_callbacks):
     tournament, e, organiser, round_ = started(8)
     boards = [seat(b) for b in Board.objects.filter(round=round_).order_by("table")]

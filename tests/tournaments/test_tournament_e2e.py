@@ -18,7 +18,14 @@ import pytest
 
 import scoring
 from scoring.simulate import simulate_game
-from tests.tournaments.factories import make_club, make_device, make_entries, make_organiser, make_tournament, seat
+from tests.tournaments.factories import (
+    make_club,
+    make_device,
+    make_entries,
+    make_organiser,
+    make_tournament,
+    seat,
+)
 from tournaments import adapters
 from tournaments.models import Board, Device, Game, Hand, Round, StandingsSnapshot, TeamMatch, Tournament
 from tournaments.ranking import BoardResult, ByeRecord, compute_standings, team_match_result
@@ -33,10 +40,10 @@ from tournaments.services import (
 )
 from tournaments.services.standings import ranking_config
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow, pytest.mark.usefixtures("eager_celery")]
 
 
-@pytest.fixture(autouse=True)
+@pytest.fixture
 def eager_celery() -> Iterator[None]:
     """Tasks run in-process on commit, as with no REDIS_URL (the worker test covers a real worker)."""
     from config.celery import app

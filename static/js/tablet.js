@@ -906,10 +906,15 @@
     $("refused-fix").hidden = !(item.kind === "hand" && item.refused.status === 400 && item.form);
   }
 
+  var confirmSig = null;
   function renderConfirm() {
     var list = $("confirm-list");
-    list.innerHTML = "";
     var games = (server.games || []).filter(function (g) { return g.status === "finished" && !g.confirmed; });
+    // Rebuild only when something changed, so a refusal reason being typed survives the polling.
+    var sig = JSON.stringify([server.board, games, queue.filter(function (q) { return q.kind === "confirm"; }).map(function (q) { return q.body; })]);
+    if (sig === confirmSig) return;
+    confirmSig = sig;
+    list.innerHTML = "";
     // Games the waiting hands finish are confirmed once they reach the server.
     $("confirm-panel").hidden = !games.length;
     games.forEach(function (g) {
@@ -951,11 +956,15 @@
 
   var handSig = null;
   var seatDraft = null;
+  var seatSig = null;
   function renderSeating() {
     var a = pair(0).players, b = pair(1).players;
     if (!seatDraft || seatDraft.board !== server.board) {
       seatDraft = { board: server.board, seats: [a[0] && a[0].id, b[0] && b[0].id, a[1] && a[1].id, b[1] && b[1].id], first: null };
     }
+    var sig = JSON.stringify(seatDraft);
+    if (sig === seatSig && $("seat-pickers").children.length) return;
+    seatSig = sig;
     var box = $("seat-pickers");
     box.innerHTML = "";
     [0, 1, 2, 3].forEach(function (seat) {
@@ -976,7 +985,7 @@
     [0, 1, 2, 3].forEach(function (seat) {
       var id = "fd-" + seat;
       fd.appendChild(h("input", { type: "radio", name: "first_dealer", id: id, value: String(seat), checked: seatDraft.first === seat,
-        onchange: function () { seatDraft.first = seat; $("err-first_dealer").hidden = true; } }));
+        onchange: function () { seatDraft.first = seat; seatSig = JSON.stringify(seatDraft); $("err-first_dealer").hidden = true; } }));
       fd.appendChild(h("label", { "for": id, text: "Seat " + (seat + 1) + ": " + (playerName(seatDraft.seats[seat]) || "?") }));
     });
   }

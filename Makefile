@@ -55,5 +55,10 @@ bench: install
 load: install
 	$(BIN)/python -m benchmarks.load.run $(LOAD_ARGS)
 
+# Fault drills (benchmarks/drills) on private PostgreSQL/Redis on free ports; non-zero on a failed check.
+.PHONY: drills
+drills: install
+	$(BIN)/python -m benchmarks.drills.run
+
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

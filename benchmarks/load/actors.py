@@ -233,7 +233,7 @@ class Tablet:
         while time.monotonic() < deadline:
             state = await self.board()
             if state is None or state["round_status"] not in ("published", "in_play") or state["result"]["decided"]:
-                await asyncio.sleep(self.rng.uniform(1.5, 3.0))
+                await asyncio.sleep(self.rng.uniform(4.0, 6.0))  # between rounds: a poll every ~5 s
                 continue
             if state["seating"] is None:
                 if not await self.seat(state, hard_deadline):
@@ -259,28 +259,36 @@ class Organiser:
         self.pairing_seconds: list[float] = []
 
     async def call(self, op: str, method: str, path: str, *, expect: int, json: Any = None,
-                   attempts: int = 6) -> httpx.Response | None:
+                   attempts: int = 6, until: float | None = None) -> httpx.Response | None:
+        """One organiser request, retried on 429, 503, 5xx and transport errors (``attempts`` sends, none
+        started after ``until``); None when it did not succeed (recorded as a problem)."""
+        seen: list[str] = []
         for _ in range(attempts):
+            if until is not None and time.monotonic() > until:
+                break
             response = await self.api.request(op, method, path, json=json)
             if response is not None and response.status_code == expect:
                 return response
+            seen.append(str(response.status_code) if response is not None else "no answer")
             if response is not None and response.status_code not in (429, 503) and response.status_code < 500:
                 self.recorder.problem(f"organiser: {op} answered {response.status_code}: {response.text[:300]}")
                 return None
             await asyncio.sleep(retry_after(response) if response is not None else 1.0)
+        self.recorder.problem(f"organiser: {op} {method} {path} did not succeed: {seen}")
         return None
 
     async def start_round(self, timeout: float = 90.0) -> dict[str, Any] | None:
         """Start the next round and wait for the worker to pair it (drafted)."""
         started = time.monotonic()
+        until = started + timeout
         response = await self.call("round_start", "POST", f"/api/v1/tournaments/{self.tournament_id}/rounds/",
-                                   expect=201, json={})
+                                   expect=201, json={}, until=until)
         if response is None:
             return None
         round_ = dict(response.json())
-        while round_["status"] == "pending" and time.monotonic() - started < timeout:
+        while round_["status"] == "pending" and time.monotonic() < until:
             await asyncio.sleep(0.25)
-            polled = await self.call("round_get", "GET", f"/api/v1/rounds/{round_['id']}/", expect=200)
+            polled = await self.call("round_get", "GET", f"/api/v1/rounds/{round_['id']}/", expect=200, until=until)
             if polled is not None:
                 round_ = dict(polled.json())
         if round_["status"] != "drafted":
@@ -310,11 +318,11 @@ class Organiser:
                   confirm_every: float = 15.0) -> None:
         """Round after round until ``deadline``; a round closes when every board is decided or at its time limit."""
         while time.monotonic() < deadline:
-            round_ = await self.start_round()
+            round_ = await self.start_round(timeout=max(5.0, min(90.0, deadline - time.monotonic())))
             if round_ is None:
                 return
             published = await self.call("round_publish", "POST", f"/api/v1/rounds/{round_['id']}/publish/",
-                                         expect=200)
+                                         expect=200, until=deadline)
             if published is None:
                 return
             self.open_round = int(round_["id"])

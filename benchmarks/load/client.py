@@ -47,6 +47,19 @@ class Recorder:
             self.problems.append(text)
         self.counters["problems"] += 1
 
+    def snapshot(self) -> dict[str, Counter[str]]:
+        """Status counts per operation so far (to diff a phase against)."""
+        return {op: Counter(c) for op, c in self.statuses.items()}
+
+    def since(self, before: dict[str, Counter[str]]) -> dict[str, Counter[str]]:
+        """Status counts per operation since ``before``."""
+        out: dict[str, Counter[str]] = {}
+        for op, counts in self.statuses.items():
+            diff = counts - before.get(op, Counter())
+            if diff:
+                out[op] = diff
+        return out
+
     def server_errors(self) -> int:
         return sum(n for c in self.statuses.values() for s, n in c.items() if s.startswith("5") and s != "503")
 

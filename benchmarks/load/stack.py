@@ -315,6 +315,11 @@ class Stack:
              "--hostname", f"load{self._worker_logs}@%h"], log)
         wait_until("Celery worker", lambda: b" ready." in (self.log_dir / log).read_bytes(), 60)
 
+    @property
+    def worker_log(self) -> Path:
+        """The log of the worker started last."""
+        return self.log_dir / f"worker-{self._worker_logs}.log"
+
     def kill_worker(self) -> None:
         """SIGKILL the worker and its pool children at once: no warm shutdown, no ack, no requeue."""
         _stop_group(self.worker, signal.SIGKILL, timeout=10)

@@ -152,3 +152,17 @@ def test_no_page_links_a_token(client, event):
     for name, args in [("home", []), ("tournament", [event.slug]), ("standings", [event.slug]), ("stats", [event.slug])]:
         body = get(client, name, *args).content.decode()
         assert "token" not in body.lower()
+
+
+def test_live_fragments_cost_a_bounded_number_of_queries(client, django_assert_max_num_queries):
+    """Polled every few seconds by every phone in the hall: the query count must not grow with boards."""
+    t = make_tournament(pairs=12)
+    make_round(t, 1, Round.Status.CLOSED)
+    make_snapshot(t)
+    r2 = make_round(t, 2, Round.Status.IN_PLAY)
+    for i, board in enumerate(r2.boards.all()):
+        play_game(board, 1, seed=i, hands=2)
+    with django_assert_max_num_queries(12):
+        assert get(client, "standings_live", t.slug).status_code == 200
+    with django_assert_max_num_queries(12):
+        assert get(client, "pairings_live", t.slug, 2).status_code == 200

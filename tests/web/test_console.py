@@ -176,12 +176,28 @@ def _messages(response) -> str:
 
 def test_pair_publish_and_start_a_round(org_client, served):
     r = org_client.post(url("console_round_action", served.slug, 1), {"action": "draft"}, follow=True)
-    assert "Round 1 paired" in _messages(r)
+    assert "Round 1 started" in _messages(r)
     assert Round.objects.get(tournament=served, number=1).boards.count() == 2
     r = org_client.post(url("console_round_action", served.slug, 1), {"action": "publish_start"}, follow=True)
     assert "published and in play" in _messages(r)
     assert Round.objects.get(tournament=served, number=1).status == Round.Status.IN_PLAY
     assert "Round 1 pairings" in org_client.get(url("pairings", served.slug, 1)).content.decode()
+
+
+def test_the_draft_is_shown_and_tables_or_pairs_can_be_swapped_before_publishing(org_client, served):
+    org_client.post(url("console_round_action", served.slug, 1), {"action": "draft"})
+    page = org_client.get(url("console_tournament", served.slug)).content.decode()
+    assert "Draft of round 1" in page and "Swap tables" in page
+    before = dict(Board.objects.filter(round__tournament=served).values_list("table", "pair_a_id"))
+    r = org_client.post(url("console_round_action", served.slug, 1),
+                        {"action": "swap_tables", "table_a": 1, "table_b": 2}, follow=True)
+    assert "tables 1 and 2 swapped" in _messages(r)
+    after = dict(Board.objects.filter(round__tournament=served).values_list("table", "pair_a_id"))
+    assert after[1] == before[2] and after[2] == before[1]
+    assert "swapped tables 1 and 2" in r.content.decode()
+    r = org_client.post(url("console_round_action", served.slug, 1),
+                        {"action": "swap_tables", "table_a": 1, "table_b": 9}, follow=True)
+    assert "no table 9" in _messages(r)
 
 
 def test_a_refused_action_shows_the_services_sentence(org_client, served):

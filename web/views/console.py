@@ -99,15 +99,10 @@ def tournament_live(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "console/_boards.html", _dashboard_context(request, slug))
 
 
-def _draft_round(tournament: Tournament, user: Any) -> Round:
-    """Create the next round and pair it (Swiss, round robin or knockout, as the tournament says)."""
-    round_ = services.round_create(tournament=tournament)
-    pair = getattr(services, "round_pair", None)
-    if pair is not None:
-        pair(round=round_, user=user)
-    else:  # the stand-in pairing until the pairing service lands
-        services.round_pair_rotation(round_)
-    return round_
+def _draft_round(tournament: Tournament, number: int, user: Any) -> Round:
+    """Start the next round: created and paired from the confirmed standings (Swiss, round robin or
+    knockout, as the tournament says), left drafted for the organiser to check."""
+    return services.round_start(tournament=tournament, number=number, user=user)
 
 
 @login_required
@@ -121,7 +116,10 @@ def round_action(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         if tournament.rounds.filter(number=number).exists():
             messages.error(request, f"Round {number} already exists.")
             return back
-        _run(request, f"Round {number} paired. Check the draft, then publish it.", lambda: _draft_round(tournament, user))
+        round_ = _run(request, f"Round {number} started. Check the draft, then publish it.",
+                      lambda: _draft_round(tournament, number, user))
+        if isinstance(round_, Round) and round_.status == Round.Status.PENDING:
+            messages.info(request, f"Round {number} is being paired; this page shows the draft when it is ready.")
         return back
     try:
         round_ = tournament.rounds.get(number=number)
@@ -137,6 +135,22 @@ def round_action(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             r = services.round_publish(round=round_, user=user)
             return services.round_start_play(round=r, user=user)
         _run(request, f"Round {number} published and in play.", publish_and_start)
+    elif action == "swap_pairs":
+        try:
+            a, b = int(request.POST.get("entry_a", "")), int(request.POST.get("entry_b", ""))
+        except ValueError:
+            messages.error(request, "Choose the two pairs to swap.")
+            return back
+        _run(request, f"Round {number}: pairs swapped.",
+             lambda: services.round_draft_swap(round=round_, entry_a=a, entry_b=b, user=user))
+    elif action == "swap_tables":
+        try:
+            ta, tb = int(request.POST.get("table_a", "")), int(request.POST.get("table_b", ""))
+        except ValueError:
+            messages.error(request, "Give the two table numbers to swap.")
+            return back
+        _run(request, f"Round {number}: tables {ta} and {tb} swapped.",
+             lambda: services.round_draft_swap_tables(round=round_, table_a=ta, table_b=tb, user=user))
     elif action == "confirm_all":
         n = _run(request, f"Round {number}: remaining finished games confirmed.",
                  lambda: services.round_confirm_all(round=round_, user=user))

@@ -19,6 +19,7 @@ from tests.tournaments.factories import (
     seat,
     win_game,
 )
+from tests.tournaments.test_tournament_e2e import eager_celery  # noqa: F401 - a fixture
 from tournaments.models import AuditEvent, Board, BoardPair, Club, Entry, Round, TeamMatch, Tournament
 from tournaments.services import (
     Conflict,
@@ -397,3 +398,47 @@ def test_knockout_refuses_the_next_round_until_the_round_is_closed():
     round_publish(round=first, user=organiser)
     with pytest.raises(Conflict):
         round_start(tournament=tournament, user=organiser)
+
+
+# ---- the broker, and pairings at once -----------------------------------------------------------------
+@pytest.mark.django_db(transaction=True)
+def test_when_the_broker_cannot_be_reached_round_start_pairs_in_process():
+    from unittest import mock
+
+    from tournaments.models import OutboxMessage
+    from tournaments.services import outbox
+
+    tournament, _, organiser = pairs_event(6)
+    with mock.patch.object(outbox, "_send", side_effect=ConnectionRefusedError("redis is down")):
+        round_ = round_start(tournament=tournament, user=organiser)
+    assert round_.status == "drafted" and Board.objects.filter(round=round_).count() == 3
+    message = OutboxMessage.objects.get(task="tournaments.tasks.round_pair", args=[round_.pk])
+    assert message.sent_at is not None and "in-process" in message.last_error  # the sweep will not resend it
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("eager_celery")  # the task pairs on commit, as without REDIS_URL
+def test_two_organisers_starting_a_round_at_once_get_one_round_paired_once():
+    from tests.tournaments.test_services_postgres import together
+
+    tournament, _, organiser = pairs_event(8)
+    results = together(*(lambda: round_start(tournament=tournament, user=organiser) for _ in range(3)))
+    rounds = Round.objects.filter(tournament=tournament)
+    assert rounds.count() == 1 and rounds.get().status == "drafted"
+    assert Board.objects.filter(round__tournament=tournament).count() == 4
+    for result in results:  # the same round back, or told a round is drafted
+        assert isinstance(result, Round) or getattr(result, "code", None) == "round_drafted", result
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_the_same_round_paired_twice_at_once_is_seated_once():
+    from tests.tournaments.test_services_postgres import together
+
+    tournament, _, organiser = pairs_event(10)
+    round_ = round_create(tournament=tournament)
+    results = together(*(lambda: round_pair(round_id=round_.pk) for _ in range(3)))
+    assert all(isinstance(r, Round) and r.status == "drafted" for r in results), results
+    assert Board.objects.filter(round=round_).count() == 5
+    assert AuditEvent.objects.filter(action="round.pair", object_id=str(round_.pk)).count() == 1

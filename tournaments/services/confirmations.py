@@ -27,7 +27,7 @@ from ._common import (
 )
 from .audit import audit_record
 from .boards import board_results_refresh, team_match_refresh
-from .errors import Conflict, NotAllowed, ValidationFailed
+from .errors import Conflict, NotAllowed, NotFound, ValidationFailed
 from .outbox import outbox_enqueue
 
 PARTIES = tuple(GameConfirmation.Party.values)
@@ -82,7 +82,7 @@ def game_confirm(
         raise ValidationFailed("party_invalid", "The party is a, b or organiser.", fields={"party": "a, b or organiser"})
     locked = Game.objects.select_for_update(of=("self",)).select_related("board__round").filter(pk=game.pk).first()
     if locked is None:
-        raise Conflict("game_not_found", "No such game.")
+        raise NotFound("game_not_found", "No such game.")
     game = locked
     board = game.board
     tournament_id = board.round.tournament_id

@@ -47,7 +47,7 @@ HAND_DERIVED_FIELDS = ("events", "trump", "score_after", "winner", "next_dealer"
 
 def _positive(value: Any, name: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-        raise ValidationFailed("invalid", f"{name} must be a whole number from 1.", fields={name: "a whole number from 1"})
+        raise ValidationFailed("number_invalid", f"{name} must be a whole number from 1.", fields={name: "a whole number from 1"})
     return value
 
 

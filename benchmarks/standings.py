@@ -12,8 +12,10 @@ the service only reads them), then times, median of ``--repeat`` runs:
 - ``select``: a bare SELECT of the same board rows (``values_list``), the floor of reading them;
 - ``compute``: the pure ``ranking.compute_standings`` alone on the same results, in memory.
 
-Prints the query count of one recomputation for each field size (it must not grow with the field) and the
-service's ratio to ``select + compute`` measured in the same run.
+Prints wall and CPU milliseconds (CPU of this process: PostgreSQL's own work is not in it), the query count
+of one recomputation for each field size (it must not grow with the field: BEGIN, lock, rounds, entries,
+boards, latest digest, insert, COMMIT) and the service's wall-time ratio to ``select + compute`` measured
+in the same run.
 """
 
 from __future__ import annotations
@@ -74,16 +76,17 @@ def build(pairs: int, seed: int) -> int:
     return tournament.pk
 
 
-def timed(fn: Callable[[], object], before: Callable[[], object] | None = None, repeat: int = 7) -> float:
-    """Median seconds of ``fn`` over ``repeat`` runs (``before`` runs untimed ahead of each)."""
-    times = []
+def timed(fn: Callable[[], object], before: Callable[[], object] | None = None, repeat: int = 7) -> tuple[float, float]:
+    """Median wall and CPU seconds (this process) of ``fn`` over ``repeat`` runs (``before`` untimed first)."""
+    wall, cpu = [], []
     for _ in range(repeat):
         if before is not None:
             before()
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+        wall.append(time.perf_counter() - start)
+        cpu.append(time.process_time() - start_cpu)
+    return statistics.median(wall), statistics.median(cpu)
 
 
 def measure(pairs: int, repeat: int) -> dict[str, float]:
@@ -121,14 +124,10 @@ def measure(pairs: int, repeat: int) -> dict[str, float]:
     forget()
     with CaptureQueriesContext(connection) as queries:
         service()
-    out = {
-        "queries": float(len(queries)),
-        "service": timed(service, forget, repeat),
-        "unchanged": timed(unchanged, None, repeat),
-        "select": timed(select, None, repeat),
-        "compute": timed(compute, None, repeat),
-        "boards": float(len(rows)),
-    }
+    out = {"queries": float(len(queries)), "boards": float(len(rows))}
+    for name, fn, before in (("service", service, forget), ("unchanged", unchanged, None), ("select", select, None),
+                             ("compute", compute, None)):
+        out[name], out[f"{name}_cpu"] = timed(fn, before, repeat)
     return out
 
 
@@ -142,13 +141,14 @@ def main() -> None:
     try:
         print(f"database: {connection.vendor}; {ROUNDS} rounds; median of {args.repeat} runs")
         results = {n: measure(n, args.repeat) for n in (100, 500)}
-        print(f"{'pairs':>6} {'boards':>7} {'queries':>8} {'service':>10} {'unchanged':>10} {'select':>9} "
-              f"{'compute':>9} {'ratio':>6}")
+        print("wall ms (CPU ms of this process)")
+        print(f"{'pairs':>6} {'boards':>7} {'queries':>8} {'service':>14} {'unchanged':>14} {'select':>12} "
+              f"{'compute':>12} {'ratio':>6}")
         for n, r in results.items():
             ratio = r["service"] / (r["select"] + r["compute"])
-            print(f"{n:>6} {int(r['boards']):>7} {int(r['queries']):>8} {r['service'] * 1000:>8.1f}ms "
-                  f"{r['unchanged'] * 1000:>8.1f}ms {r['select'] * 1000:>7.1f}ms {r['compute'] * 1000:>7.1f}ms "
-                  f"{ratio:>5.2f}x")
+            cells = " ".join(f"{r[k] * 1000:>{w - 7}.1f} ({r[k + '_cpu'] * 1000:>4.0f})"
+                             for k, w in (("service", 14), ("unchanged", 14), ("select", 12), ("compute", 12)))
+            print(f"{n:>6} {int(r['boards']):>7} {int(r['queries']):>8} {cells} {ratio:>5.2f}x")
         grew = results[500]["queries"] != results[100]["queries"]
         print("queries per recomputation: " + ("GROW with the field (a bug)" if grew else "constant"))
         print(f"500 pairs: {results[500]['service'] * 1000:.0f} ms "

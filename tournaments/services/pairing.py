@@ -313,7 +313,7 @@ def _check_startable(tournament: Tournament, number: int, f_size: int, entries: 
         if number > knockout_rounds(first_size):
             raise Conflict("knockout_complete", "The knockout is over: its final has been played.")
     if tournament.entrant_type == Tournament.EntrantType.CLUB_TEAMS:
-        k = int((tournament.team_format or {}).get("boards", 1))
+        k = _team_boards(tournament.team_format)
         counts: dict[int | None, int] = {}
         for e in entries:
             counts[e.pair.club_id] = counts.get(e.pair.club_id, 0) + 1
@@ -322,6 +322,15 @@ def _check_startable(tournament: Tournament, number: int, f_size: int, entries: 
         if short:
             raise ValidationFailed("lineup_invalid", f"{short[0]} has fewer than the {k} pairs a team match needs.",
                                    fields={"team_format.boards": f"every club needs {k} pairs"})
+
+
+def _team_boards(team_format: Any) -> int:
+    """K, the boards of a team match (400 ``team_format_invalid`` unless a whole number from 1)."""
+    k = (team_format or {}).get("boards", 1) if isinstance(team_format, dict) or not team_format else None
+    if not isinstance(k, int) or isinstance(k, bool) or k < 1:
+        raise ValidationFailed("team_format_invalid", "A team match has a whole number of boards, at least 1.",
+                               fields={"team_format.boards": "a whole number from 1"})
+    return k
 
 
 @transaction.atomic
@@ -676,7 +685,7 @@ def team_lineup_set(*, team_match: TeamMatch, club: Club | int, entries: Sequenc
 def _lineup_apply(tournament: Tournament, round_: Round, match: TeamMatch, club: Club, lineup: list[int], user: Any) -> None:
     if Game.objects.filter(board__team_match=match).exists():
         raise Conflict("lineup_fixed", "Play has started on this team match: its line-ups are fixed.")
-    k = int((match.team_format or {}).get("boards", 1))
+    k = _team_boards(match.team_format)
     roster = list(Entry.objects.filter(tournament=tournament, withdrawn=False, pair__club=club)
                   .order_by(F("pair__seed").asc(nulls_last=True), F("seed").asc(nulls_last=True), "id")
                   .values_list("pk", flat=True))

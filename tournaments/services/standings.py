@@ -53,8 +53,9 @@ from .errors import ValidationFailed
 #: Rounds whose boards count: a pending or drafted round may still change.
 COUNTED_ROUNDS = (Round.Status.PUBLISHED, Round.Status.IN_PLAY, Round.Status.CLOSED)
 
+#: A board as the standings read it: the first ten as they are, then "counts for match points".
 _BOARD_FIELDS = (
-    "id", "round__number", "pair_a_id", "pair_b_id", "team_match_id", "bullseyes_a", "bullseyes_b", "chalks_a",
+    "round__number", "pair_a_id", "pair_b_id", "team_match_id", "bullseyes_a", "bullseyes_b", "chalks_a",
     "chalks_b", "hang_jacks_a", "hang_jacks_b", "decided", "all_confirmed",
 )
 
@@ -122,11 +123,9 @@ def standings_input(tournament: Tournament) -> StandingsInput:
     team_matches: tuple[tuple[Any, ...], ...] = ()
     if counted:
         boards = tuple(
-            (b["round__number"], b["pair_a_id"], b["pair_b_id"], b["team_match_id"], b["bullseyes_a"],
-             b["bullseyes_b"], b["chalks_a"], b["chalks_b"], b["hang_jacks_a"], b["hang_jacks_b"],
-             bool(b["decided"] and b["all_confirmed"]))
-            for b in Board.objects.filter(round__tournament=tournament, round__number__in=counted)
-            .order_by("round__number", "id").values(*_BOARD_FIELDS)
+            (*row[:10], bool(row[10] and row[11]))
+            for row in Board.objects.filter(round__tournament=tournament, round__number__in=counted)
+            .order_by("round__number", "id").values_list(*_BOARD_FIELDS)
         )
         if club_teams:
             team_matches = tuple(

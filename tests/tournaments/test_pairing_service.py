@@ -442,3 +442,17 @@ def test_the_same_round_paired_twice_at_once_is_seated_once():
     assert all(isinstance(r, Round) and r.status == "drafted" for r in results), results
     assert Board.objects.filter(round=round_).count() == 5
     assert AuditEvent.objects.filter(action="round.pair", object_id=str(round_.pk)).count() == 1
+
+
+def test_swapping_two_pairs_of_one_club_changes_its_line_up_and_across_clubs_is_refused():
+    tournament, clubs, organiser = clubs_event(2, 3)
+    round_ = round_start(tournament=tournament, user=organiser)
+    match = TeamMatch.objects.get(round=round_)
+    bench = Entry.objects.filter(tournament=tournament, pair__club_id=match.club_a_id).exclude(
+        pk__in=match.lineup_a).get()
+    round_draft_swap(round=round_, entry_a=match.lineup_a[1], entry_b=bench, user=organiser)
+    match.refresh_from_db()
+    assert match.lineup_a[1] == bench.pk and match.boards.get(slot=1).pair_a_id == bench.pk
+    with pytest.raises(ValidationFailed) as exc:
+        round_draft_swap(round=round_, entry_a=match.lineup_a[0], entry_b=match.lineup_b[0], user=organiser)
+    assert exc.value.code == "swap_across_clubs"

@@ -41,9 +41,8 @@ def service_missing(marker: str) -> str | None:
             return f"needs Redis{' and a Celery worker' if marker == 'celery_worker' else ''}: REDIS_URL is not set"
         if not _reachable(url, 6379):
             return f"needs Redis: cannot reach {urlparse(url).hostname}"
-    elif marker == "browser":
-        if not chromium_path():
-            return "needs Chromium: no chromium binary found (apt-get install chromium)"
+    elif marker == "browser" and not chromium_path():
+        return "needs Chromium: no chromium binary found (apt-get install chromium)"
     return None
 
 

@@ -2,7 +2,7 @@
 
 Starts ``.venv/bin/celery -A config worker --pool=solo`` as a subprocess on REDIS_URL, with DATABASE_URL
 pointing at pytest-django's test database (``transaction=True``: rows are committed, so the worker sees
-them). With REDIS_URL set the test settings are not eager: ``round_start`` publishes the ``round_pair``
+them). The test settings run tasks in-process; this test turns that off: ``round_start`` publishes the ``round_pair``
 task through the outbox and returns the round pending; the worker drafts it. Hands go in from the tablets,
 both pairs confirm, the round closes, and the worker recomputes the standings from the final state.
 
@@ -77,12 +77,12 @@ def worker(transactional_db: None) -> Iterator[Path]:
     from config.celery import app
 
     queue = os.environ.get("HANGJACK_TEST_QUEUE") or f"hangjack-test-{os.getpid()}"
-    routes = app.conf.task_routes
-    app.conf.update(task_routes={"tournaments.tasks.*": {"queue": queue}})
-    assert not app.conf.task_always_eager, "REDIS_URL is set: tasks must go to the worker"
+    routes, eager = app.conf.task_routes, app.conf.task_always_eager
+    # The test settings run tasks in-process; this test sends them to a real worker instead.
+    app.conf.update(task_routes={"tournaments.tasks.*": {"queue": queue}}, task_always_eager=False)
     log = Path(tempfile.mkstemp(prefix="hangjack-worker-", suffix=".log")[1])
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.test", "DATABASE_URL": _database_url(),
-           "PYTHONUNBUFFERED": "1"}
+           "PYTHONUNBUFFERED": "1", "HANGJACK_CELERY_EAGER": "0"}
     command = [str(CELERY) if CELERY.exists() else sys.executable + " -m celery", "-A", "config", "worker",
                "--pool=solo", "-Q", queue, "--loglevel=INFO", "--without-gossip", "--without-mingle",
                "--without-heartbeat", "-n", f"{queue}@%h"]
@@ -100,7 +100,7 @@ def worker(transactional_db: None) -> Iterator[Path]:
             except subprocess.TimeoutExpired:
                 os.killpg(process.pid, signal.SIGKILL)
                 process.wait(timeout=5)
-        app.conf.update(task_routes=routes)
+        app.conf.update(task_routes=routes, task_always_eager=eager)
         log.unlink(missing_ok=True)
         if queue != "celery":  # forget the private queue and its bindings
             import redis

@@ -30,6 +30,9 @@ class TeamMatch(models.Model):
     class Meta:
         ordering = ["round", "id"]
 
+    def __str__(self) -> str:
+        return f"{self.round}: {self.club_a} v {self.club_b or 'bye'}"
+
 
 class Board(models.Model):
     """One table in one round: pair A on side 0 (seats 0 and 2), pair B on side 1; no pair B = a bye."""
@@ -105,6 +108,9 @@ class BoardPair(models.Model):
             models.UniqueConstraint(fields=["board", "side"], name="one_pair_per_side"),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.entry} on side {self.side} of {self.board}"
+
 
 class Game(models.Model):
     """A game to the target (a bullseye to its winner) on a board."""
@@ -165,6 +171,10 @@ class GameConfirmation(models.Model):
                 fields=["game", "party"], condition=Q(cleared=False), name="one_confirmation_per_party_per_game"
             ),
         ]
+
+    def __str__(self) -> str:
+        word = "confirms" if self.agrees else "refuses"
+        return f"{self.get_party_display()} {word} {self.game}"
 
 
 class Hand(models.Model):

@@ -46,3 +46,6 @@ class PairingCode(models.Model):
     expires_at = models.DateTimeField()
     used_at = models.DateTimeField(null=True, blank=True)
     device = models.OneToOneField(Device, null=True, blank=True, on_delete=models.SET_NULL, related_name="pairing_code")
+
+    def __str__(self) -> str:
+        return f"pairing code for {self.tournament} table {self.table}"

@@ -89,6 +89,9 @@ class TournamentRole(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint(fields=["tournament", "user"], name="one_role_per_user")]
 
+    def __str__(self) -> str:
+        return f"{self.user} organises {self.tournament}"
+
 
 class Entry(models.Model):
     """A pair entered in a tournament, with its seed there."""
@@ -125,7 +128,7 @@ class Round(models.Model):
     match_format = models.JSONField(null=True, blank=True, help_text="Overrides the tournament's match format")
     #: Set when a correction changed a result this round was paired from: the organiser looks again.
     needs_review = models.BooleanField(default=False)
-    #: "guaranteed", "not guaranteed" or "impossible": can later rounds avoid rematches?
+    #: guaranteed, possible, not_guaranteed or impossible: can later rounds avoid rematches?
     feasibility = models.CharField(max_length=20, blank=True)
     feasibility_note = models.TextField(blank=True)
     changes = models.JSONField(default=list, blank=True, help_text="Organiser adjustments while drafted")

@@ -23,6 +23,9 @@ class AuditEvent(models.Model):
     class Meta:
         ordering = ["-at", "-id"]
 
+    def __str__(self) -> str:
+        return f"{self.action} {self.object_type} {self.object_id}"
+
 
 class IdempotencyRecord(models.Model):
     """A successful tablet write's answer, replayed for the same key; one use per key per device."""
@@ -36,6 +39,9 @@ class IdempotencyRecord(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["device", "key"], name="one_use_per_idempotency_key")]
+
+    def __str__(self) -> str:
+        return f"idempotency key {self.key[:12]} of device {self.device_id}"
 
 
 class OutboxMessage(models.Model):
@@ -56,6 +62,9 @@ class OutboxMessage(models.Model):
     class Meta:
         indexes = [models.Index(fields=["sent_at", "created_at"], name="outbox_unsent", condition=Q(sent_at__isnull=True))]
 
+    def __str__(self) -> str:
+        return f"{self.task}({self.args}) {'sent' if self.sent_at else 'unsent'}"
+
 
 class StandingsSnapshot(models.Model):
     """Standings computed from confirmed games only, stored per change; rounds are paired from one."""
@@ -71,3 +80,6 @@ class StandingsSnapshot(models.Model):
     class Meta:
         ordering = ["-created_at", "-id"]
         get_latest_by = "created_at"
+
+    def __str__(self) -> str:
+        return f"standings of {self.tournament} after round {self.after_round}"

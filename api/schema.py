@@ -213,6 +213,26 @@ def _generic_errors(path: str, method: str, operation: dict[str, Any]) -> list[i
     return codes
 
 
+def _any_or_null_is_any(node: Any) -> Any:
+    """drf-spectacular writes a nullable free-form field as ``oneOf: [{}, {"type": "null"}]``, which null
+    cannot satisfy under ``oneOf`` (it matches both): such a ``oneOf`` is just "any value". Repeated
+    variants (a null twice) are dropped for the same reason."""
+    if isinstance(node, dict):
+        one_of = node.get("oneOf")
+        if isinstance(one_of, list) and {} in one_of:
+            node = {k: v for k, v in node.items() if k != "oneOf"}
+        elif isinstance(one_of, list):  # a null variant added twice (ours and the nullable field's)
+            unique: list[Any] = []
+            for variant in one_of:
+                if variant not in unique:
+                    unique.append(variant)
+            node = {**node, "oneOf": unique}
+        return {k: _any_or_null_is_any(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_any_or_null_is_any(item) for item in node]
+    return node
+
+
 def postprocess_schema(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:
     """drf-spectacular post-processing hook: the hand record's components, the error components, and
     the refusals every operation can answer (400/401/403/404/413/415/429) in the one error shape."""
@@ -226,4 +246,4 @@ def postprocess_schema(result: dict[str, Any], generator: Any, request: Any, pub
             for status_code in _generic_errors(path, method, operation):
                 operation["responses"].setdefault(str(status_code), _error_response(status_code))
             operation.pop("x-throttled", None)
-    return result
+    return _any_or_null_is_any(result)

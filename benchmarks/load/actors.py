@@ -117,10 +117,13 @@ class Tablet:
         other 5xx a second.
         """
         key = key or uuid.uuid4().hex
+        seen: list[str] = []
         for _ in range(self.behaviour.attempts):
             if time.monotonic() > hard_deadline:
+                seen.append("stopped: the drain deadline passed")
                 break
             response = await self.api.request(op, "POST", path, json=body, key=key)
+            seen.append(str(response.status_code) if response is not None else "no answer")
             if response is None or (response.status_code >= 500 and response.status_code != 503):
                 await asyncio.sleep(1.0)
                 continue
@@ -135,7 +138,7 @@ class Tablet:
             self.recorder.problem(f"table {self.table}: {op} answered {status}: {response.text[:300]}")
             return "refused", response
         self.ledger.unanswered.add((self.table, key))
-        self.recorder.problem(f"table {self.table}: {op} gave up after {self.behaviour.attempts} sends (key {key})")
+        self.recorder.problem(f"table {self.table}: {op} gave up, answers {seen} (key {key})")
         return "gave_up", None
 
     async def seat(self, state: dict[str, Any], hard_deadline: float) -> bool:

@@ -357,7 +357,8 @@ def check_standings(tournament_id: int, rebuilt: Mapping[int, RebuiltBoard],
     differ = [i for i, (a, b) in enumerate(zip(stored_rows, fresh_rows, strict=False)) if a != b]
     same = stored_rows == fresh_rows and stored_clubs == fresh_clubs
     played = sum(r.get("played", 0) for r in fresh_rows)
-    detail = (f"{len(fresh_rows)} pairs ({played} boards counted over all pairs), {len(fresh_clubs)} clubs; "
+    detail = (f"{len(fresh_rows)} pairs ({played} decided and confirmed matches summed over them), "
+              f"{len(fresh_clubs)} clubs; "
               f"snapshot after round {latest.after_round if latest else '-'}")
     if not same:
         first = differ[0] if differ else None

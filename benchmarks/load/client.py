@@ -88,7 +88,8 @@ class Api:
             self.headers["Authorization"] = authorization
 
     async def request(self, op: str, method: str, path: str, *, json: Any = None, key: str | None = None,
-                      headers: dict[str, str] | None = None, timeout: float = 30.0) -> httpx.Response | None:
+                      headers: dict[str, str] | None = None,
+                      timeout: float | None = None) -> httpx.Response | None:
         """Send one request; None on a transport error or a timeout (recorded as such)."""
         sent = dict(self.headers)
         if key is not None:
@@ -97,7 +98,8 @@ class Api:
             sent.update(headers)
         started = time.monotonic()
         try:
-            response = await self.client.request(method, path, json=json, headers=sent, timeout=timeout)
+            response = await self.client.request(method, path, json=json, headers=sent,
+                                                 timeout=timeout if timeout is not None else self.client.timeout)
         except httpx.TimeoutException:
             self.recorder.add(op, "timeout", time.monotonic() - started, started)
             return None

@@ -52,7 +52,9 @@ class DayResult:
 async def day(stack: Stack, args: argparse.Namespace) -> DayResult:
     recorder, ledger = Recorder(), Ledger()
     limits = httpx.Limits(max_connections=args.tablets * 3 + args.viewers + 50, max_keepalive_connections=200)
-    async with httpx.AsyncClient(base_url=stack.base_url, limits=limits, timeout=30.0) as client:
+    # A browser waits minutes, not seconds: a short client timeout would only resend requests the server
+    # is still queueing (and then does for nobody) when it is saturated.
+    async with httpx.AsyncClient(base_url=stack.base_url, limits=limits, timeout=120.0) as client:
         print(f"[load] setting up: {2 * args.tablets} pairs, {args.tablets} tablets paired through the API", flush=True)
         event, organiser = await create_event(client, recorder, name="load-day", pairs=2 * args.tablets,
                                               tables=args.tablets, first_to=args.first_to)
@@ -90,9 +92,20 @@ async def day(stack: Stack, args: argparse.Namespace) -> DayResult:
                       f"{len(ledger.acks)}  rounds closed {organiser.rounds_closed}  problems "
                       f"{recorder.counters['problems']}", flush=True)
 
+        async def redis_outage() -> None:
+            if not args.redis_outage:
+                return
+            at, length = args.redis_outage
+            await asyncio.sleep(max(0.0, start + at - time.monotonic()))
+            await asyncio.to_thread(stack.redis.stop)
+            print(f"[load] t={time.monotonic() - start:5.0f}s  Redis stopped for {length:.0f}s", flush=True)
+            await asyncio.sleep(length)
+            await asyncio.to_thread(stack.redis.start)
+            print(f"[load] t={time.monotonic() - start:5.0f}s  Redis started again", flush=True)
+
         print(f"[load] playing for {args.duration:.0f}s: {len(tablets)} tablets, {len(viewers)} viewers", flush=True)
         await asyncio.gather(
-            sample_at_deadline(), progress(),
+            sample_at_deadline(), progress(), redis_outage(),
             organiser.run(deadline, round_limit=args.round_limit),
             *(t.run(deadline) for t in tablets),
             *(v.run(deadline) for v in viewers),
@@ -101,6 +114,28 @@ async def day(stack: Stack, args: argparse.Namespace) -> DayResult:
         recorder.window = None
         await organiser.finish()
     return DayResult(event, organiser, recorder, ledger, measured["wall"], measured["cpu"], measured["machine_busy"])
+
+
+def server_cost(stack: Stack, slug: str, board_ids: list[int], requests: int = 40) -> dict[str, float]:
+    """Server CPU (gunicorn and PostgreSQL) per request of the public reads, one request at a time after the
+    day: CPU time, not wall time, so what other processes on the machine do inflates it little."""
+    headers = {"X-Forwarded-Proto": "https"}
+    roots = {k: v for k, v in stack.pids().items() if k in ("gunicorn", "postgresql")}
+    paths = {"public_standings (200)": f"/api/v1/public/tournaments/{slug}/standings/"}
+    if board_ids:
+        paths["public_scorecard (200)"] = f"/api/v1/public/tournaments/{slug}/boards/{board_ids[0]}/"
+    costs: dict[str, float] = {}
+    with httpx.Client(base_url=stack.base_url, headers=headers, timeout=60) as client:
+        etag = client.get(paths["public_standings (200)"]).headers.get("ETag", "")
+        cases = [(name, path, {}) for name, path in paths.items()]
+        cases.append(("public_standings (304, If-None-Match)", paths["public_standings (200)"], {"If-None-Match": etag}))
+        for name, path, extra in cases:
+            before = procstat.tree_seconds(roots)
+            for _ in range(requests):
+                client.get(path, headers=extra)
+            after = procstat.tree_seconds(roots)
+            costs[name] = sum(after[k] - before[k] for k in roots) / requests * 1000
+    return costs
 
 
 def public_standings(stack: Stack, slug: str) -> list[dict[str, Any]] | None:
@@ -149,6 +184,11 @@ def report(result: DayResult, found: list[checks.Check], args: argparse.Namespac
     }
 
 
+def _outage(text: str) -> tuple[float, float]:
+    at, _, length = text.partition(":")
+    return float(at), float(length or 30)
+
+
 def parse(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--duration", type=float, default=300.0, help="seconds of play measured (default 300)")
@@ -160,6 +200,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--web-threads", type=int, default=1, help="gunicorn threads per worker (docker default 1)")
     parser.add_argument("--worker-concurrency", type=int, default=2, help="Celery worker processes (compose: 2)")
     parser.add_argument("--settle", type=float, default=90.0, help="seconds allowed for the outbox and standings")
+    parser.add_argument("--redis-outage", type=_outage, metavar="AT:SECONDS",
+                        help="stop Redis AT seconds into the day for SECONDS (e.g. 60:30), then start it again")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--json", type=Path, help="also write the figures and checks as JSON here")
     parser.add_argument("--keep-logs", action="store_true", help="print where the services' logs are and keep them")
@@ -185,7 +227,11 @@ def main(argv: list[str] | None = None) -> int:
         found += checks.check_standings(tid, rebuilt, public_standings(stack, result.event.slug))
         errors = result.recorder.server_errors()
         found.append(checks.Check("no 5xx but 503", errors == 0, f"{errors} answers 500-599 other than 503"))
+        costs = server_cost(stack, result.event.slug, result.organiser.shared.board_ids)
         figures = report(result, found, args)
+        print("Server CPU per request (gunicorn + PostgreSQL, one at a time after the day): "
+              + ", ".join(f"{name} {ms:.0f} ms" for name, ms in costs.items()))
+        figures["server_cpu_ms_per_request"] = costs
         gunicorn_log = (stack.log_dir / "gunicorn.log").read_text(errors="replace")
         tracebacks = gunicorn_log.count("Traceback")
         if tracebacks:

@@ -30,6 +30,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
+# With REDIS_URL the outbox publishes to Redis as deployed (the test settings run tasks in-process).
+os.environ.setdefault("HANGJACK_CELERY_EAGER", "0" if os.environ.get("REDIS_URL") else "1")
 
 import django  # noqa: E402
 
@@ -177,7 +179,8 @@ def main() -> None:
         if os.environ.get("REDIS_URL"):
             import redis
 
-            redis.Redis.from_url(os.environ["REDIS_URL"]).delete(bench_queue)
+            redis.Redis.from_url(os.environ["REDIS_URL"]).delete(
+                bench_queue, f"_kombu.binding.{bench_queue}", f"_kombu.binding_permanent.{bench_queue}")
 
 
 if __name__ == "__main__":

@@ -22,11 +22,15 @@ def actor(user: Any) -> Any:
     return user if user is not None and getattr(user, "is_authenticated", False) else None
 
 
-def check_device(board: Board, device: Device | None, *, tournament_id: int) -> None:
-    """A tablet acts only on the board at its own table in its own tournament (403 ``not_your_board``)."""
+def check_device(board: Board, device: Device | None, *, tournament_id: int, table: int | None = None) -> None:
+    """A tablet acts only on the board at its own table in its own tournament (403 ``not_your_board``).
+
+    ``table`` overrides ``board.table`` when the caller read it with a lock query instead of the board.
+    """
     if device is None:
         return
-    if device.tournament_id != tournament_id or board.table is None or device.table != board.table:
+    table = board.table if table is None else table
+    if device.tournament_id != tournament_id or table is None or device.table != table:
         raise NotAllowed("not_your_board", "This tablet does not score this board.")
 
 
@@ -79,7 +83,11 @@ def refusals_with_state(fn: Callable[P, R]) -> Callable[P, R]:
 
 def check_round_open(board: Board, round_: Round) -> None:
     """Tablet writes need the board's round published or in play (409 otherwise, with the state)."""
-    if round_.status == Round.Status.CLOSED:
-        raise conflict("stale_board", f"Round {round_.number} is closed: this board is no longer current.", board)
-    if round_.status not in OPEN_ROUND_STATUSES:
-        raise conflict("round_not_open", f"Round {round_.number} is not published yet.", board)
+    check_round_status(board, round_.status, round_.number)
+
+
+def check_round_status(board: Board, status: str, number: int) -> None:
+    if status == Round.Status.CLOSED:
+        raise conflict("stale_board", f"Round {number} is closed: this board is no longer current.", board)
+    if status not in OPEN_ROUND_STATUSES:
+        raise conflict("round_not_open", f"Round {number} is not published yet.", board)

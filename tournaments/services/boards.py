@@ -222,7 +222,8 @@ def board_help_clear(*, board: Board, device: Device | None = None, user: Any = 
 def _confirmation_view(board: Board) -> dict[int, dict[str, bool]]:
     """Per game id: which parties agree, and whether a pair refused (uncleared rows only)."""
     view: dict[int, dict[str, bool]] = {}
-    for row in GameConfirmation.objects.filter(game__board=board, cleared=False).values("game_id", "party", "agrees"):
+    rows = GameConfirmation.objects.filter(game__board=board, cleared=False).order_by()
+    for row in rows.values("game_id", "party", "agrees"):
         entry = view.setdefault(row["game_id"], {})
         if row["agrees"]:
             entry[row["party"]] = True
@@ -274,7 +275,8 @@ def board_results_refresh(board: Board, *, keep_games: bool = True) -> Board:
         for side in (0, 1):
             chalks[side] += int(g.score[side]) if len(g.score) > side else 0
     if confirmed:
-        for events in Hand.objects.filter(game__in=confirmed, status=Hand.Status.ACTIVE).values_list("events", flat=True):
+        hands = Hand.objects.filter(game__in=confirmed, status=Hand.Status.ACTIVE).order_by()
+        for events in hands.values_list("events", flat=True):
             for side, count in enumerate(adapters.hang_jacks(events)):
                 hangs[side] += count
     board.bullseyes_a, board.bullseyes_b = bullseyes
@@ -303,7 +305,8 @@ def _keep_games_in_step(board: Board, games: list[Game], outcome: MatchOutcome, 
     elif outcome.decided:
         in_play = [g for g in games if g.status == Game.Status.IN_PLAY]
         if in_play:
-            busy = set(Hand.objects.filter(game__in=in_play, status=Hand.Status.ACTIVE).values_list("game_id", flat=True))
+            busy = set(Hand.objects.filter(game__in=in_play, status=Hand.Status.ACTIVE).order_by()
+                       .values_list("game_id", flat=True))
             empty = [g.pk for g in in_play if g.pk not in busy]
             if empty:
                 Game.objects.filter(pk__in=empty).update(status=Game.Status.VOIDED, ended_at=timezone.now())
@@ -320,7 +323,8 @@ def team_match_refresh(team_match: TeamMatch) -> TeamMatch:
     round_ = team_match.round
     tournament = round_.tournament
     boards = list(team_match.boards.select_related("round__tournament").order_by("slot", "id"))
-    winners = Game.objects.filter(board__team_match=team_match, status=Game.Status.FINISHED).values_list("winner", flat=True)
+    winners = (Game.objects.filter(board__team_match=team_match, status=Game.Status.FINISHED).order_by()
+               .values_list("winner", flat=True))
     totals = [0, 0]
     for w in winners:
         if w is not None:

@@ -187,7 +187,8 @@ def round_close(*, round: Round, user: Any, confirm_remaining: bool = False) -> 
     }
     now = timezone.now()
     in_play = [g for g in games if g.status == Game.Status.IN_PLAY]
-    busy = set(Hand.objects.filter(game__in=in_play, status=Hand.Status.ACTIVE).values_list("game_id", flat=True))
+    busy = set(Hand.objects.filter(game__in=in_play, status=Hand.Status.ACTIVE).order_by()
+               .values_list("game_id", flat=True))
     voided, awarded = 0, 0
     for game in in_play:
         ahead = None

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 
 from tournaments import adapters
@@ -27,6 +27,7 @@ from ._common import (
     actor,
     check_device,
     check_round_open,
+    check_round_status,
     conflict,
     refusals_with_state,
     require_organiser,
@@ -95,9 +96,14 @@ def _hand_submit(
     *, board: Board, game_number: int, hand_number: int, record: Mapping[str, Any],
     device: Device | None, user: Any,
 ) -> Hand:
+    # The lock query reads the few board and round fields the checks need as plain values (no related
+    # model instances: this is the hot path); the board itself is loaded only when the game ends.
     game = (
-        Game.objects.select_for_update(of=("self",)).select_related("board__round__tournament")
-        .exclude(status=Game.Status.VOIDED).filter(board_id=board.pk, number=game_number).first()
+        Game.objects.select_for_update(of=("self",))
+        .annotate(board_table=F("board__table"), board_decided=F("board__decided"),
+                  round_status=F("board__round__status"), round_number=F("board__round__number"),
+                  tournament_id=F("board__round__tournament_id"))
+        .exclude(status=Game.Status.VOIDED).filter(board_id=board.pk, number=game_number).order_by("pk").first()
     )
     if game is None:
         fresh = Board.objects.select_related("round").get(pk=board.pk)
@@ -107,13 +113,12 @@ def _hand_submit(
         if current is None:
             raise conflict("board_not_seated", "Record the seating and the first dealer before hand 1.", fresh)
         raise conflict("stale_game", f"The board is on game {current.number}, not game {game_number}.", fresh)
-    board = game.board
-    round_ = board.round
-    check_device(board, device, tournament_id=round_.tournament_id)
-    check_round_open(board, round_)
+    tournament_id: int = game.tournament_id  # type: ignore[attr-defined]
+    check_device(board, device, tournament_id=tournament_id, table=game.board_table)  # type: ignore[attr-defined]
+    check_round_status(board, game.round_status, game.round_number)  # type: ignore[attr-defined]
     if game.status == Game.Status.FINISHED:
         raise conflict("game_over", f"Game {game_number} is over: it was won by side {game.winner}.", board)
-    if board.decided:
+    if game.board_decided:  # type: ignore[attr-defined]
         raise conflict("match_decided", "The board's match is decided: its play has stopped.", board)
     # Read after the lock (a new statement sees what a concurrent submission committed meanwhile).
     last = (
@@ -137,11 +142,11 @@ def _hand_submit(
         game.winner, game.status, game.ended_at = result.winner, Game.Status.FINISHED, timezone.now()
         update += ["winner", "status", "ended_at"]
     game.save(update_fields=update)
-    audit_record(action="hand.submit", obj=hand, tournament_id=round_.tournament_id, device=device, user=actor(user),
+    audit_record(action="hand.submit", obj=hand, tournament_id=tournament_id, device=device, user=actor(user),
                  after=_hand_summary(hand, game.number))
     if result.winner is not None:
-        board_after_change(board, race_check=True)
-        _enqueue_standings(round_.tournament_id)
+        board_after_change(Board.objects.select_related("round__tournament").get(pk=board.pk), race_check=True)
+        _enqueue_standings(tournament_id)
     return hand
 
 
@@ -442,7 +447,7 @@ def hand_void(*, hand: Hand, user: Any, expected_version: int | None = None, wit
     except _Breaks as brk:
         raise _refuse_break(board, brk) from None
     changed.add(current.game_id)
-    changed.update(Hand.objects.filter(pk__in=voided).values_list("game_id", flat=True))
+    changed.update(Hand.objects.filter(pk__in=voided).order_by().values_list("game_id", flat=True))
     _after_rescore(board, games, changed, reopened)
     audit_record(action="hand.void", obj=current, tournament_id=board.round.tournament_id, user=actor(user),
                  before={"hand_id": current.pk, "version": current.version},

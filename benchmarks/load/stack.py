@@ -270,6 +270,8 @@ class Stack:
         self.beat = self.worker = self.web = None
         self.redis.stop()
         self.pg.stop()
+        with contextlib.suppress(OSError):  # keep the server's log (deadlocks, slow statements) with the others
+            shutil.copyfile(self.pg.log_file, self.log_dir / "postgresql.log")
         self.pg.remove()
         self.redis.remove()
 

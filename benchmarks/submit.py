@@ -89,6 +89,10 @@ class Feeder:
         return out
 
 
+#: CPU seconds of this process in the last timed call (the database server's work is not in it).
+CPU: dict[str, float] = {"last": 0.0}
+
+
 def time_hand_submit(boards, feeders, hands: int, *, idempotent: bool, key_prefix: str) -> float:  # noqa: ANN001
     from tournaments.selectors import hand_data
     from tournaments.services import hand_submit, idempotent_call
@@ -97,6 +101,7 @@ def time_hand_submit(boards, feeders, hands: int, *, idempotent: bool, key_prefi
     for i in range(hands):
         k = i % len(boards)
         work.append((boards[k], feeders[k].next()))
+    CPU["last"] = time.process_time()
     start = time.perf_counter()
     for i, ((board, device), (game_number, hand_number, record)) in enumerate(work):
         if idempotent:
@@ -107,6 +112,7 @@ def time_hand_submit(boards, feeders, hands: int, *, idempotent: bool, key_prefi
                             body={"game": game_number, "hand": hand_number, "record": record}, call=call)
         else:
             hand_submit(board=board, game_number=game_number, hand_number=hand_number, record=record, device=device)
+    CPU["last"] = time.process_time() - CPU["last"]
     return time.perf_counter() - start
 
 
@@ -114,11 +120,13 @@ def time_bare(rows: list[tuple[int, dict, list, list]]) -> float:
     sql = ("INSERT INTO bench_bare_hand (game_id, number, record, form, dealer, events, trump, score_after, winner,"
            " next_dealer, version, status, created_at) VALUES (%s, %s, %s, 'tally', %s, %s, 'S', %s, NULL, %s, 1,"
            " 'active', now())")
+    CPU["last"] = time.process_time()
     start = time.perf_counter()
     with connection.cursor() as cursor:  # autocommit: every INSERT is committed on its own
         for number, record, events, score in rows:
             cursor.execute(sql, [1, number, json.dumps(record), record.get("dealer", 0), json.dumps(events),
                                  json.dumps(score), 0])
+    CPU["last"] = time.process_time() - CPU["last"]
     return time.perf_counter() - start
 
 
@@ -150,14 +158,18 @@ def main() -> None:
         time_bare(sample)
         # Interleave small batches so that the three share the machine's conditions (load, cache, WAL).
         totals = {"bare": 0.0, "service": 0.0, "idempotent": 0.0}
+        cpu = {"bare": 0.0, "service": 0.0, "idempotent": 0.0}
         ratios: list[tuple[float, float]] = []
         batch, done = args.batch, 0
         while done < args.hands:
             n = min(batch, args.hands - done)
             rows = [sample[(done + i) % len(sample)] for i in range(n)]
             bare = time_bare(rows)
+            cpu["bare"] += CPU["last"]
             service = time_hand_submit(boards, feeders, n, idempotent=False, key_prefix=f"s{done}")
+            cpu["service"] += CPU["last"]
             idem = time_hand_submit(boards, feeders, n, idempotent=True, key_prefix=f"i{done}")
+            cpu["idempotent"] += CPU["last"]
             totals["bare"] += bare
             totals["service"] += service
             totals["idempotent"] += idem
@@ -169,11 +181,14 @@ def main() -> None:
         hands = args.hands
         print(f"PostgreSQL {connection.pg_version}, {hands} hands each over {args.boards} boards, "
               f"batches of {batch}, outbox: {mode}, load average {os.getloadavg()[0]:.1f}")
-        print(f"bare INSERT (autocommit)   {hands / totals['bare']:8.0f} hands/s   1.00x")
+        def ms(key: str) -> str:
+            return f"{totals[key] / hands * 1e3:6.2f} ms wall, {cpu[key] / hands * 1e3:5.2f} ms CPU per hand"
+
+        print(f"bare INSERT (autocommit)   {hands / totals['bare']:8.0f} hands/s   1.00x   {ms('bare')}")
         print(f"hand_submit                {hands / totals['service']:8.0f} hands/s   "
-              f"{totals['service'] / totals['bare']:.2f}x (median batch {median:.2f}x)")
+              f"{totals['service'] / totals['bare']:.2f}x (median batch {median:.2f}x)   {ms('service')}")
         print(f"idempotent_call+submit     {hands / totals['idempotent']:8.0f} hands/s   "
-              f"{totals['idempotent'] / totals['bare']:.2f}x (median batch {median_idem:.2f}x)")
+              f"{totals['idempotent'] / totals['bare']:.2f}x (median batch {median_idem:.2f}x)   {ms('idempotent')}")
     finally:
         connection.creation.destroy_test_db(old_name, verbosity=0)
         if os.environ.get("REDIS_URL"):

@@ -78,7 +78,8 @@ def test_game_ends_at_the_target_and_next_game_opens_with_the_engines_next_deale
     assert game2.first_dealer == hands[-1].next_dealer == 1  # dealers 1,2,3,0 -> seat 1 deals next
     assert (game2.next_dealer, game2.score, game2.status) == (1, [0, 0], "in_play")
     assert game2.rules == game1.rules  # each game stores the fully resolved options
-    assert OutboxMessage.objects.filter(task="tournaments.tasks.standings_recompute").exists()
+    # Standings count confirmed games only: a game's end enqueues nothing, its confirmation will.
+    assert not OutboxMessage.objects.exists()
 
 
 def test_first_to_2_board_is_decided_by_the_second_bullseye_and_opens_no_third_game():
@@ -198,7 +199,7 @@ def test_hand_submit_query_count_mid_game_and_at_the_end_of_a_game(django_assert
     with django_assert_max_num_queries(7):  # incl. SAVEPOINT/RELEASE of the atomic block
         hand_submit(board=board, game_number=1, hand_number=2, record=tally(1))
     submit(board, tally(2))
-    with django_assert_max_num_queries(13):  # + board results, next game, outbox
+    with django_assert_max_num_queries(12):  # + the board, its games and confirmations, board update, next game
         hand_submit(board=board, game_number=1, hand_number=4, record=tally(3))
 
 

@@ -78,8 +78,8 @@ def hand_submit(
     ``stale_board``, ``board_not_seated``, ``stale_game``, ``game_over``, ``match_decided``,
     ``hand_number_taken``, ``hand_number_ahead`` (all with the board's current state).
     At the target the game ends (winner, ended_at), the board's result is derived again and the next
-    game opens (first dealer = the engine's ``next_dealer``) unless the match is decided; a standings
-    recompute goes through the outbox.
+    game opens (first dealer = the engine's ``next_dealer``) unless the match is decided. No standings
+    recompute is enqueued: standings count confirmed games only, and confirming the game enqueues it.
     """
     _positive(game_number, "game_number")
     _positive(hand_number, "hand_number")
@@ -146,7 +146,8 @@ def _hand_submit(
                  after=_hand_summary(hand, game.number))
     if result.winner is not None:
         board_after_change(Board.objects.select_related("round__tournament").get(pk=board.pk), race_check=True)
-        _enqueue_standings(tournament_id)
+    # No standings recompute here: standings count confirmed games only, and a game that just ended is not
+    # confirmed yet; its confirmation (or a correction, a void, closing the round) enqueues it.
     return hand
 
 
@@ -252,8 +253,7 @@ def hand_undo(*, board: Board, hand_id: int, device: Device | None = None, user:
     audit_record(action="hand.undo", obj=hand, tournament_id=round_.tournament_id, device=device, user=actor(user),
                  before=_hand_summary(hand, target.number), after={"status": hand.status, "game_reopened": crossing})
     if crossing:
-        board_after_change(board)
-        _enqueue_standings(round_.tournament_id)
+        board_after_change(board)  # the reopened game had no confirmation: standings do not change
     return hand
 
 

@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import Throttled, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -73,10 +73,15 @@ def idempotent_response(
 
 
 class IdempotentWriteMixin:
-    """For tablet write views: a request whose key this device already used skips the rate limits."""
+    """For tablet write views: a request whose key this device already used is never refused by a rate
+    limit (it is answered from the stored record, or refused with 422). The record is looked up only
+    when a limit would refuse, so the usual write pays no extra query; such a replay still counts
+    toward the device's budget."""
 
     def check_throttles(self, request: Request) -> None:
-        device = request.auth if isinstance(request.auth, Device) else None
-        if is_known_key(request, device):
-            return
-        super().check_throttles(request)  # type: ignore[misc]
+        try:
+            super().check_throttles(request)  # type: ignore[misc]
+        except Throttled:
+            device = request.auth if isinstance(request.auth, Device) else None
+            if not is_known_key(request, device):
+                raise

@@ -182,6 +182,10 @@ _COUNTS: Final[dict[str, int]] = {  # whole-number options and their least value
     "game_points": 0, "revoke_points": 0, "misdeal_points": 0,
 }
 _OPTIONS: Final = frozenset(f.name for f in dataclasses.fields(RuleSet) if f.init) - {"preset"}
+#: The largest whole number an option takes: 2**53 - 1, the largest integer every JSON reader keeps
+#: exact (RFC 8259 section 6, I-JSON). Far above any real game, and it keeps every score the engine
+#: writes a number any reader (and Python's own int-to-text limit) can handle.
+MAX_WHOLE: Final = 2**53 - 1
 
 
 def _preset(name: str, path: str) -> RuleSet:
@@ -224,8 +228,9 @@ def _option_value(name: str, value: object, where: str) -> object:
         return value
     if name in _COUNTS:
         least = _COUNTS[name]
-        if not _is_int(value) or value < least:  # type: ignore[operator]
-            raise InvalidHand("bad_option_value", where, f"{name} must be a whole number of at least {least}")
+        if not _is_int(value) or not least <= value <= MAX_WHOLE:  # type: ignore[operator]
+            raise InvalidHand("bad_option_value", where,
+                              f"{name} must be a whole number of at least {least} (and at most {MAX_WHOLE})")
         return value
     if name in _BOOLS:
         if not isinstance(value, bool):
@@ -238,7 +243,7 @@ def _option_value(name: str, value: object, where: str) -> object:
     if name == "discard_to":
         if value is None:
             return None
-        if not _is_int(value) or value < 1:  # type: ignore[operator]
+        if not _is_int(value) or not 1 <= value <= MAX_WHOLE:  # type: ignore[operator]
             raise InvalidHand("bad_option_value", where, "discard_to must be null or a whole number of at least 1")
         return value
     if name == "kick_points":
@@ -249,9 +254,9 @@ def _option_value(name: str, value: object, where: str) -> object:
             if rank_text not in RANK_SYMBOLS:
                 raise InvalidHand("bad_option_value", join_path(where, short_key(rank_text)),
                                   f"{describe(rank_text)} is not a rank (A K Q J 10 9 8 7 6 5 4 3 2)")
-            if not _is_int(points) or points < 0:
+            if not _is_int(points) or not 0 <= points <= MAX_WHOLE:
                 raise InvalidHand("bad_option_value", join_path(where, short_key(rank_text)),
-                                  "kick points must be a whole number of at least 0")
+                                  f"kick points must be a whole number of at least 0 (and at most {MAX_WHOLE})")
             if points:
                 pairs.append((Rank.parse(rank_text), points))
         pairs.sort(key=lambda p: -p[0])
@@ -260,9 +265,8 @@ def _option_value(name: str, value: object, where: str) -> object:
 
 
 def _check_whole(rules: RuleSet, path: str) -> None:
-    if rules.max_runs < 1:
-        raise InvalidHand("bad_option_value", join_path(path, "run_cards"),
-                          f"with {rules.players} players the pack cannot supply a run of {rules.run_cards} cards each")
+    # R = 0 (run_cards the pack cannot supply even once) is a rule set like any other: a run cannot be
+    # recorded, and a deal begged on and not given is abandoned with its one kick (HAND_FORMAT.md's R+1)
     if rules.players == 3 and (rules.renege != "one_point" or rules.undertrump != "allowed"):
         raise InvalidHand("three_players_lost_game", path,
                           "A 3-player rule set must use renege one_point and allow undertrumping: "

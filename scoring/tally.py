@@ -45,7 +45,6 @@ _COUNTED: Final = ("high", "low", "jack", "game")
 _ONE_KICK: Final[dict[str, tuple[Card, ...]]] = {text: (card,) for text, card in CARD_TEXT.items()}
 _TRUMP_JACK: Final[dict[Suit, Card]] = {suit: Card(Rank.JACK, suit) for suit in Suit}
 _JACK_RANK: Final = Rank.JACK
-_TEN_RANK: Final = Rank.TEN
 _CARD_HINT: Final = "is not a card: write the rank then the suit, like 10H or AS"
 #: High and Low as written (side, card text) to their shared ``Award``: parsing is one look-up.
 _AWARD_BY_TEXT: Final[dict[tuple[int, object], Award]] = {}
@@ -378,6 +377,9 @@ def read_known_tally(
                 raise InvalidHand("missing_field", join_path(path, name),
                                   f"{name} is missing: once the hand is played, high, low, jack and game are "
                                   "required (null is a value: high and low are null when no trump was dealt)")
+    if ends_game:  # the game was won during the deal: the rest is neither cross-checked nor scored
+        _check_counted_shape(raw, path)
+        return Hand(seat, False, abandoned, kicks, beg, trump=trump)
     sides = rules.sides
     # Each field has a quick path for the usual well-formed value; anything else takes the careful
     # reader, which accepts the same values and refuses the rest with the right error.
@@ -410,12 +412,38 @@ def read_known_tally(
         game = _read_game(raw_game, path, sides)
     raw_penalties = raw.get("penalties", _MISSING)
     penalties = () if raw_penalties is _MISSING else _read_penalties(raw_penalties, path, sides)
-    if ends_game:  # the game was won during the deal: the rest is neither cross-checked nor scored
-        return Hand(seat, False, abandoned, kicks, beg, trump=trump)
     assert trump is not None and game is not None  # a deal played out fixed trump; game was required
     _cross_check(rules, path, kicks, trump, high, low, jack, game, penalties)
     hand = _new_hand(Hand, (seat, False, abandoned, kicks, beg, high, low, jack, game, penalties, True, trump))
     return hand
+
+
+#: The JSON Schema's sides (0 to 3) and lengths of ``game`` (2 to 4): all that is checked of the
+#: counted fields of a record whose game was won during the deal.
+_SCHEMA_SIDES: Final = 4
+_SCHEMA_GAME_LENGTHS: Final = range(2, 5)
+
+
+def _check_counted_shape(raw: Mapping[str, Any], path: str) -> None:
+    """The counted fields of a deal that ended the game, if present: well-formed (the JSON Schema),
+    never cross-checked: a side is 0 to 3 whatever the number of players, ``game`` 2 to 4 numbers."""
+    for name in ("high", "low"):
+        value = raw.get(name)
+        if value is not None:
+            _read_award(value, path, name, _SCHEMA_SIDES)
+    value = raw.get("jack")
+    if value is not None:
+        _read_jack(value, path, _SCHEMA_SIDES)
+    value = raw.get("game", _MISSING)
+    if value is not _MISSING:
+        if type(value) is not list or len(value) not in _SCHEMA_GAME_LENGTHS:
+            raise InvalidHand("bad_game", join_path(path, "game"),
+                              f"game must list the card points in the lift of each side, not {describe(value)}"
+                              + (f" of {len(value)}" if type(value) is list else ""))
+        _read_game(value, path, len(value))
+    value = raw.get("penalties", _MISSING)
+    if value is not _MISSING:
+        _read_penalties(value, path, _SCHEMA_SIDES)
 
 
 def _read_award(value: Any, path: str, name: str, sides: int) -> Award | None:
@@ -571,10 +599,10 @@ def _cross_check(
                               f"{trump_jack} was kicked, so it is out of play: jack must be null")
     if high_card is trump_jack:
         assert high is not None
-        _check_jack_named(jack, high.side, "High", trump_jack, path, holder=True)
-    if low_card is trump_jack:
+        _check_jack_named(jack, high.side, "High", trump_jack, path)
+    if low_card is trump_jack and low_dealt:  # HAND_FORMAT.md: "for Low, only where low is dealt"
         assert low is not None
-        _check_jack_named(jack, low.side, "Low", trump_jack, path, holder=low_dealt)
+        _check_jack_named(jack, low.side, "Low", trump_jack, path)
     if jack is not None:
         if high_card is not None and high_card.rank < _JACK_RANK:
             raise InvalidHand("high_below_jack", f"{join_path(path, 'high')}.card",
@@ -599,29 +627,13 @@ def _cross_check(
         raise InvalidHand("jack_winner_no_points", f"{join_path(path, 'game')}[{jack.won_by}]",
                           f"Side {jack.won_by} won the jack of trumps, worth 1 card point, so its lift cannot "
                           "hold 0 card points")
-    if not low_dealt and low is not None and low_card is not None and game[low.side] < low_card.points:
-        raise InvalidHand("low_winner_no_points", f"{join_path(path, 'game')}[{low.side}]",
-                          f"Side {low.side} captured Low, {low_card}, worth {low_card.points} card points, so "
-                          f"its lift cannot hold only {game[low.side]}")
 
-    # Penalties
-    if not penalties:
-        return
-    for i, offence in enumerate(penalties):
-        kind = offence.kind
-        if kind == "revoke":
-            continue
-        where = f"{join_path(path, 'penalties')}[{i}].kind"
-        if kind == "undertrump" and rules.undertrump == "allowed":
-            raise InvalidHand("undertrump_allowed", where,
-                              "Undertrumping is allowed under these rules, so it is no penalty")
-        if high is None:
-            raise InvalidHand("penalty_without_trump", where,
-                              f"No trump was dealt (High and Low are null), so there can be no {kind}")
-        if kind == "trump_revoke" and high_card is not None and high_card.rank < _TEN_RANK:
-            raise InvalidHand("trump_revoke_without_top_trump", where,
-                              f"A trump_revoke withholds one of the top five trumps (A K Q J 10), but the "
-                              f"highest trump in play was {high_card}: this renege is a revoke")
+    # Penalties: an undertrump only where undertrumping is forbidden
+    if penalties and rules.undertrump == "allowed":
+        for i, offence in enumerate(penalties):
+            if offence.kind == "undertrump":
+                raise InvalidHand("undertrump_allowed", f"{join_path(path, 'penalties')}[{i}].kind",
+                                  "Undertrumping is allowed under these rules, so it is no penalty")
 
 
 def _not_in_play(card: Card, title: str, trump: Suit, kicks: tuple[Card, ...], path: str, name: str) -> NoReturn:
@@ -633,20 +645,13 @@ def _not_in_play(card: Card, title: str, trump: Suit, kicks: tuple[Card, ...], p
                       f"{card} cannot be {title}: trump is {trump.name.lower()} ({trump})")
 
 
-def _check_jack_named(
-    jack: JackOutcome | None, side: int, title: str, trump_jack: Card, path: str, *, holder: bool
-) -> None:
-    """High or Low is the jack of trumps: ``jack`` must say so, with the same side (the side it was
-    dealt to, or under ``low: captured`` for Low, the side that won it)."""
+def _check_jack_named(jack: JackOutcome | None, side: int, title: str, trump_jack: Card, path: str) -> None:
+    """High (or, where Low goes to the side dealt it, Low) is the jack of trumps: ``jack`` must say so,
+    dealt to the same side."""
     if jack is None:
         raise InvalidHand("jack_missing", join_path(path, "jack"),
                           f"{title} is the jack of trumps {trump_jack}, so the jack was in play: jack cannot be null")
-    if holder:
-        if jack.held_by != side:
-            raise InvalidHand("jack_holder_mismatch", f"{join_path(path, 'jack')}.held_by",
-                              f"{title} is the jack {trump_jack}, dealt to side {side}: jack.held_by cannot be "
-                              f"side {jack.held_by}")
-    elif jack.won_by != side:
-        raise InvalidHand("low_jack_capturer", f"{join_path(path, 'jack')}.won_by",
-                          f"Low is the jack {trump_jack}, captured by side {side} (under these rules Low goes to the "
-                          f"side that captures it): jack.won_by cannot be side {jack.won_by}")
+    if jack.held_by != side:
+        raise InvalidHand("jack_holder_mismatch", f"{join_path(path, 'jack')}.held_by",
+                          f"{title} is the jack {trump_jack}, dealt to side {side}: jack.held_by cannot be "
+                          f"side {jack.held_by}")

@@ -174,8 +174,17 @@ def test_kick_points_need_canonical_ranks_and_whole_points(kicks, path):
     refused({"kick_points": kicks}, "bad_option_value", path)
 
 
-def test_run_cards_the_pack_cannot_supply_is_an_error():
-    refused({"run_cards": 7}, "bad_option_value", "rules.run_cards")
+def test_run_cards_the_pack_cannot_supply_leave_no_run():
+    """R = floor((52 - 6n - 1) / (n * run_cards + 1)) may be 0: a valid rule set in which no run fits."""
+    assert RuleSet.from_spec({"run_cards": 7}).max_runs == 0
+
+
+@pytest.mark.parametrize("option", ["target", "gift_points", "run_cards", "game_points", "misdeal_points",
+                                    "discard_to"])
+def test_a_whole_number_option_stays_within_exact_json_integers(option):
+    assert getattr(RuleSet.from_spec({option: 2**53 - 1}), option) == 2**53 - 1
+    refused({option: 2**53}, "bad_option_value", f"rules.{option}")
+    refused({"kick_points": {"J": 10**400}}, "bad_option_value", "rules.kick_points.J")
 
 
 def test_three_players_need_one_point_reneges():

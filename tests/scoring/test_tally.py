@@ -379,12 +379,16 @@ def test_the_low_card_is_the_jack_but_jack_names_another_holder():
             "hand.jack.held_by")
 
 
-def test_under_low_captured_the_low_jacks_holder_is_not_checked_but_its_capturer_is():
+def test_under_low_captured_the_jack_checks_for_low_do_not_apply():
+    """HAND_FORMAT.md: the Low card is the jack but jack is null or names another holder is refused
+    "for Low, only where low is dealt"; nothing else of the jack is checked against Low."""
     rules = {"low": "captured"}
     ok = hand(low={"side": 1, "card": "JH"}, jack={"held_by": 0, "won_by": 1})
     assert events(scored(ok, rules=rules))[:3] == [("high", 0, 1), ("low", 1, 1), ("hang_jack", 1, 3)]
-    refused(doc(hand(low={"side": 1, "card": "JH"}, jack={"held_by": 1, "won_by": 0}), rules=rules),
-            "low_jack_capturer", "hand.jack.won_by")
+    other_winner = hand(low={"side": 1, "card": "JH"}, jack={"held_by": 1, "won_by": 0})
+    assert events(scored(other_winner, rules=rules))[:3] == [("high", 0, 1), ("low", 1, 1), ("hang_jack", 0, 3)]
+    no_jack = hand(low={"side": 1, "card": "JH"}, jack=None)
+    assert events(scored(no_jack, rules=rules)) == [("high", 0, 1), ("low", 1, 1), ("game", 0, 1)]
 
 
 def test_a_jack_in_play_ranks_below_the_high_card():
@@ -414,10 +418,10 @@ def test_the_side_that_won_the_jack_has_card_points():
     refused(doc(hand(jack={"held_by": 1, "won_by": 1}, game=[21, 0])), "jack_winner_no_points", "hand.game[1]")
 
 
-def test_under_low_captured_the_side_that_captured_low_holds_its_card_points():
-    rules = {"low": "captured"}
+def test_under_low_captured_the_card_points_of_lows_side_are_not_checked():
+    """Only the jack's winner is checked against its card points (HAND_FORMAT.md's list)."""
     one = hand(high={"side": 0, "card": "10H"}, low={"side": 1, "card": "10H"}, jack=None, game=[21, 9])
-    refused(doc(one, rules=rules), "low_winner_no_points", "hand.game[1]")
+    assert events(scored(one, rules={"low": "captured"})) == [("high", 0, 1), ("low", 1, 1), ("game", 0, 1)]
 
 
 # ---- cross-checks: penalties --------------------------------------------------------------------------------------
@@ -425,9 +429,11 @@ def test_undertrump_is_no_penalty_where_undertrumping_is_allowed():
     refused(doc(hand(penalties=[{"kind": "undertrump", "side": 1}])), "undertrump_allowed", "hand.penalties[0].kind")
 
 
-def test_a_trump_renege_needs_a_trump_in_play():
-    refused(doc(hand(high=None, low=None, jack=None, penalties=[{"kind": "trump_revoke", "side": 1}])),
-            "penalty_without_trump", "hand.penalties[0].kind")
+def test_a_trump_renege_is_not_cross_checked_against_the_trumps():
+    """HAND_FORMAT.md refuses a penalty only for an unknown kind or an undertrump where allowed: a
+    trump_revoke in a hand where no trump was dealt is scored as recorded."""
+    result = scored(hand(high=None, low=None, jack=None, penalties=[{"kind": "trump_revoke", "side": 1}]))
+    assert events(result) == [("trump_revoke", 0, 14)]
 
 
 def test_a_plain_revoke_needs_no_trump():
@@ -435,9 +441,10 @@ def test_a_plain_revoke_needs_no_trump():
     assert events(result) == [("revoke", 0, 1), ("game", 0, 1)]
 
 
-def test_a_trump_revoke_needs_a_top_five_trump_in_play():
-    refused(doc(hand(high={"side": 0, "card": "8H"}, jack=None, penalties=[{"kind": "trump_revoke", "side": 1}])),
-            "trump_revoke_without_top_trump", "hand.penalties[0].kind")
+def test_a_trump_revoke_below_a_ten_high_is_scored_as_recorded():
+    result = scored(hand(high={"side": 0, "card": "8H"}, jack=None, penalties=[{"kind": "trump_revoke", "side": 1}]),
+                    rules={"renege": "one_point"})
+    assert events(result) == [("trump_revoke", 0, 1), ("high", 0, 1), ("low", 1, 1), ("game", 0, 1)]
 
 
 # ---- the gift -------------------------------------------------------------------------------------------------------

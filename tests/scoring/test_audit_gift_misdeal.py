@@ -67,6 +67,13 @@ SCORED: list[Any] = [
      doc(ended(0, ["9H"], "give"), rules={"preset": "english", "players": 3, "gift_can_win": True},
          score=[5, 10, 10]),
      [5, 11, 10], 1, [("gift", 1, 1)], 1),
+    ("gift_can_win true, three players: the second recipient wins",
+     doc(ended(0, ["9H"], "give"), rules={"preset": "english", "players": 3, "gift_can_win": True},
+         score=[5, 5, 10]),
+     [5, 6, 11], 2, [("gift", 1, 1), ("gift", 2, 1)], 1),
+    ("misdeal, three players: the second opponent wins",
+     doc({"dealer": 0, "misdeal": True}, rules=ENGLISH3, score=[5, 5, 10]),
+     [5, 6, 11], 2, [("misdeal", 1, 1), ("misdeal", 2, 1)], 0),
     # misdeals
     ("misdeal: the dealer's opponents score 1, the same dealer deals again",
      doc({"dealer": 1, "misdeal": True}), [1, 0], None, [("misdeal", 0, 1)], 1),

@@ -112,7 +112,57 @@ TRICKS10 = [["KS", "AS", "7C"],   # seat 1, 7 (revoke by seat 2)
             ["JD", "AD", "2D"],   # seat 0, 5
             ["3C", "6C", "9C"]]   # seat 2: sides 18, 7, 0
 
+# Two players, dealer 1 (seat 0 leads), trump hearts: seat 1 revokes (trick 1), then seat 0 withholds
+# its AH from a trump lead (trick 4).
+TRICKS_BOTH = [["KS", "2D"],   # seat 0, 3 (revoke by seat 1: it holds AS 10S)
+               ["3C", "3D"],   # seat 0
+               ["QS", "AS"],   # seat 1, 6
+               ["5H", "4C"],   # seat 1 (trump_revoke by seat 0: it holds AH 2H)
+               ["10S", "2H"],  # seat 0 trumps, 10
+               ["AH", "JH"]]   # seat 0 hangs the jack, 5: side 0 18, side 1 6
+# Two players, dealer 0: AD kicked, a run, JS kicked: spades are trump and their jack is out of play.
+DEAL11 = [["KS", "3S", "2C", "3C", "4C", "5C"], ["QS", "2S", "7H", "8H", "9H", "10H"]]
+RUNS11 = [[["7C", "8C", "9C"], ["4S", "JH", "QH"]]]
+TRICKS11 = [["10H", "2C"], ["QH", "3C"], ["JH", "4C"], ["9H", "5C"], ["8H", "7C"],  # seat 1: 10 + 2 + 1
+            ["7H", "KS"],   # seat 0 trumps, 3
+            ["8C", "2S"],   # seat 1 trumps
+            ["QS", "3S"],   # seat 1, 2
+            ["4S", "9C"]]   # seat 1: side 0 3, side 1 15
+# DEAL9 again, but seat 1 lays away the jack of trumps: no Jack, and the 2S is Low for seat 1.
+DISCARDS12 = [["7H", "8H", "KH"], ["JS", "9C", "6H"]]
+TRICKS12 = [["AD", "KD"],   # seat 1, 7
+            ["10D", "QD"],  # seat 0, 12
+            ["3C", "10C"],  # seat 1, 10
+            ["2C", "4C"],   # seat 0
+            ["3S", "5S"],   # seat 1
+            ["2S", "AS"]]   # seat 0, 4: side 0 16, side 1 17
+
 SCORED: list[Any] = [
+    ("a revoke, then a top-five trump renege by the other side: the game is lost after the +1",
+     doc(play(1, ["9H"], DEAL1, TRICKS_BOTH), rules=TWO), [1, 14], 1, [("revoke", 0, 1), ("trump_revoke", 1, 14)], 0),
+    ("both reneges under one_point: both sides barred from Game",
+     doc(play(1, ["9H"], DEAL1, TRICKS_BOTH), rules={**TWO, "renege": "one_point"}), [6, 1], None,
+     [("revoke", 0, 1), ("trump_revoke", 1, 1), ("high", 0, 1), ("low", 0, 1), ("hang_jack", 0, 3)], 0),
+    ("both reneges under one_point, tally form",
+     doc(th(1, ["9H"], high=(0, "AH"), low=(0, "2H"), jack=(1, 0), game=[18, 6],
+            penalties=[{"kind": "revoke", "side": 1}, {"kind": "trump_revoke", "side": 0}]),
+         rules={**TWO, "renege": "one_point"}), [6, 1], None,
+     [("revoke", 0, 1), ("trump_revoke", 1, 1), ("high", 0, 1), ("low", 0, 1), ("hang_jack", 0, 3)], 0),
+    ("a run whose last kick is the jack of trumps: kicks 1 and 3, the jack out of play, nine tricks",
+     doc(play(0, ["AD", "JS"], DEAL11, TRICKS11, beg="run", runs=RUNS11), rules=TWO), [5, 2], None,
+     [("kick", 0, 1), ("kick", 0, 3), ("high", 0, 1), ("low", 1, 1), ("game", 1, 1)], 1),
+    ("the jack of trumps laid away is not in play",
+     doc(play(0, ["5H", "9S"], DEAL9, TRICKS12, beg="run", runs=RUNS9, discards=DISCARDS12),
+         rules={"preset": "english", "players": 2}), [1, 2], None,
+     [("high", 0, 1), ("low", 1, 1), ("game", 1, 1)], 1),
+    ("low captured by the side it was dealt to",
+     doc(play(0, ["9H"], DEAL1, TRICKS_TRUMP_IN), rules={**TWO, "low": "captured"}), [6, 0], None,
+     [("high", 0, 1), ("low", 0, 1), ("hang_jack", 0, 3), ("game", 0, 1)], 1),
+    ("a game of a tally hand, then a card-by-card hand",
+     doc([th(0, ["9H"], high=(0, "AH"), low=(1, "2H"), game=[10, 5]), play(1, ["9C"], DEAL5, TRICKS5)], rules=TWO),
+     [6, 2], None,
+     [[("high", 0, 1), ("low", 1, 1), ("game", 0, 1)],
+      [("revoke", 0, 1), ("revoke", 0, 1), ("high", 0, 1), ("low", 1, 1), ("game", 0, 1)]], [1, 0]),
     ("two players: High, Low and a hang jack by the cards",
      doc(play(0, ["9H"], DEAL1, TRICKS1), rules=TWO), [6, 0], None,
      [("high", 0, 1), ("low", 0, 1), ("hang_jack", 0, 3), ("game", 0, 1)], 1),

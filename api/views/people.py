@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import status, viewsets
 from rest_framework.decorators import action
@@ -87,11 +88,12 @@ class PairViewSet(_RegistryViewSet):
         tags=["pairs"],
         summary="Import pairs from CSV (columns player_1, player_2, club, seed); all rows or none",
         parameters=[OpenApiParameter("tournament", int, description="Also enter every pair in this tournament")],
-        request={"text/csv": {"type": "string"}},
+        request={"text/csv": OpenApiTypes.STR},
         responses={201: PairImportResultSerializer},
         examples=[
             OpenApiExample(
-                "CSV", value="player_1,player_2,club,seed\nKenrick Baptiste,Ria Mohammed,DMAFC,1\n", request_only=True
+                "CSV", value="player_1,player_2,club,seed\nKenrick Baptiste,Ria Mohammed,DMAFC,1\n", request_only=True,
+                media_type="text/csv",
             ),
             OpenApiExample(
                 "Imported",

@@ -123,3 +123,13 @@ def test_a_bug_answers_json_500_on_api_paths(world: World, monkeypatch: pytest.M
     client = Client(raise_request_exception=False)
     response = client.get("/api/v1/auth/me/", HTTP_AUTHORIZATION=f"Token {world.organiser_token}")
     assert_error_shape(response, 500)
+
+
+def test_unacceptable_accept_is_406(api: Any, world: World) -> None:
+    response = api.get("/api/v1/public/tournaments/", HTTP_ACCEPT="text/html")
+    assert assert_error_shape(response, 406)["code"] == "not_acceptable"
+
+
+def test_missing_key_says_so(api: Any, world: World) -> None:
+    response = api.post(f"/api/v1/tablet/boards/{world.board.pk}/help/", format="json", **world.auth("tablet"))
+    assert assert_error_shape(response, 400)["code"] == "idempotency_key_required"

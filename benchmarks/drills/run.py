@@ -241,7 +241,7 @@ class Drills:
         the task waits on the row, release; returns the checks and the killed task's id."""
         found: list[Check] = []
         self.stack.stop_worker()
-        triggered = await trigger()
+        await trigger()
         lock = TournamentLock(self.stack.pg.port, self.tid)
         try:
             self.stack.start_worker()
@@ -264,7 +264,6 @@ class Drills:
         finally:
             await asyncio.sleep(0.5)
             lock.release()
-        del triggered
         return found, task_id
 
     async def redelivered(self, task: str, task_id: str | None, timeout: float = 45.0) -> Check:

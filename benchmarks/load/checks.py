@@ -66,20 +66,20 @@ def settle(tournament_ids: Iterable[int], timeout: float) -> Check:
     ids = list(tournament_ids)
     started = time.monotonic()
     deadline = started + timeout
-    unsent, stale = -1, ids
+    unsent, stale, error = -1, ids, ""
     while time.monotonic() < deadline:
         connections.close_all()  # a fresh connection each poll: the server may have restarted
         try:
             unsent = unsent_outbox()
             stale = [t for t in ids if not standings_current(t)]
+            error = ""
         except Exception as exc:  # noqa: BLE001 - the database coming back
-            stale, unsent = ids, -1
-            last = str(exc)[:100]
-            del last
+            stale, unsent, error = ids, -1, f"; last error: {str(exc)[:100]}"
         if unsent == 0 and not stale:
             return Check("settled", True, f"outbox empty and standings current after {time.monotonic() - started:.1f}s")
         time.sleep(0.5)
-    return Check("settled", False, f"after {timeout:.0f}s: {unsent} outbox rows unsent, standings stale for {stale}")
+    return Check("settled", False,
+                 f"after {timeout:.0f}s: {unsent} outbox rows unsent, standings stale for {stale}{error}")
 
 
 # ---- hands ---------------------------------------------------------------------------------------------

@@ -53,7 +53,7 @@ def board_state(board: Board) -> dict[str, Any]:
     ``match_format``, ``pairs`` {a, b} and ``sides``, ``seating``, ``first_dealer``, ``rules`` (fully
     resolved), ``game_number``, ``game_status``, ``score``, ``next_dealer``, ``next_hand_number``,
     ``hands`` (the current game's active hands), ``last_hand_id`` (what an undo names), ``games`` (each
-    game: number, status, score, winner, awarded, confirmed, confirmations), ``result`` (decided, winner,
+    game: id, number, status, score, winner, awarded, confirmed, confirmations), ``result`` (decided, winner,
     draw, bullseyes/chalks/hang jacks of confirmed games, ``live_bullseyes`` of finished games,
     all_confirmed, disputed) and ``team_match``.
     """
@@ -99,7 +99,7 @@ def board_state(board: Board) -> dict[str, Any]:
         "hands": [hand_data(h) for h in hands],
         "last_hand_id": _last_hand_id(hands, games),
         "games": [
-            {"number": g.number, "status": g.status, "score": g.score, "winner": g.winner,
+            {"id": g.pk, "number": g.number, "status": g.status, "score": g.score, "winner": g.winner,
              "first_dealer": g.first_dealer, "awarded": g.awarded, "confirmed": g.confirmed,
              "confirmations": words.get(g.pk, [])}
             for g in games

@@ -7,11 +7,12 @@ CI=true). The threaded tests are ``transaction=True``: they commit for real, so 
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from tests.tournaments.factories import (
@@ -38,6 +39,7 @@ from tournaments.services import (
     hand_submit,
     hand_undo,
     idempotent_call,
+    round_close,
 )
 
 pytestmark = pytest.mark.postgres
@@ -235,3 +237,31 @@ def test_first_to_total_race_on_postgresql_two_boards_finishing_at_once_cannot_b
     assert refused[0].code == "match_decided"
     team_match = TeamMatch.objects.get(round=round_)
     assert (team_match.decided, team_match.winner, team_match.bullseyes_a) == (True, 0, 1)
+
+
+@concurrent
+def test_a_confirmation_waiting_on_the_rounds_close_sees_the_round_closed():
+    """A pair's confirmation that waited for the close's game lock must not derive the board from the
+    round as it was before (found by the load run: rows joined to a locking query keep the old snapshot)."""
+    board = make_board(match_format={"kind": "first_to", "n": 3})
+    win_game(board, to=0)
+    device = make_device(board)
+    game = Game.objects.get(board=board, number=1)
+    game_confirm(game=game, party="a", device=device)
+    organiser = make_organiser(board.round.tournament)
+
+    def close() -> Any:
+        with transaction.atomic():
+            closed = round_close(round=board.round, user=organiser, confirm_remaining=True)
+            time.sleep(1.0)  # hold the game locks while the confirmation waits
+            return closed
+
+    def confirm_later() -> Any:
+        time.sleep(0.3)
+        return game_confirm(game=game, party="b", device=device)
+
+    results = together(close, confirm_later)
+    assert not any(isinstance(r, Exception) for r in results), results
+    board = Board.objects.get(pk=board.pk)
+    assert (board.decided, board.winner) == (True, 0)  # time called: pair A leads 1-0
+    assert not Game.objects.filter(board=board, status="in_play").exists()

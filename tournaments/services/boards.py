@@ -156,10 +156,12 @@ def board_seat(
 
     Opens game 1 (with the tournament's resolved rules). Seating again is allowed until hand 1.
     """
-    games = list(Game.objects.select_for_update().filter(board_id=board.pk).order_by("id"))
-    board = Board.objects.select_for_update(of=("self",)).select_related(
-        "round__tournament", "pair_a__pair", "pair_b__pair").get(pk=board.pk)
-    round_ = board.round
+    games = list(Game.objects.select_for_update(of=("self",)).filter(board_id=board.pk).order_by("id"))
+    board = Board.objects.select_for_update(of=("self",)).select_related("pair_a__pair", "pair_b__pair").get(pk=board.pk)
+    # The round is read after the locks, in a statement of its own: rows joined to a locking query keep
+    # the snapshot from before a lock wait (the round may have closed meanwhile).
+    round_ = Round.objects.select_related("tournament").get(pk=board.round_id)
+    board.round = round_
     check_device(board, device, tournament_id=round_.tournament_id)
     check_round_open(board, round_)
     if board.is_bye:
@@ -191,7 +193,8 @@ def board_seat(
 
 
 def _help(board: Board, value: bool, device: Device | None, user: Any) -> Board:
-    board = Board.objects.select_for_update(of=("self",)).select_related("round").get(pk=board.pk)
+    board = Board.objects.select_for_update(of=("self",)).get(pk=board.pk)
+    board.round = Round.objects.get(pk=board.round_id)  # read after the lock (see board_seat)
     check_device(board, device, tournament_id=board.round.tournament_id)
     if value:
         check_round_open(board, board.round)
@@ -383,7 +386,8 @@ def board_after_change(board: Board, *, race_check: bool = False) -> Board:
     refused (409 ``match_decided``): boards still in play stopped when the race ended.
     """
     if board.team_match_id:
-        team_match = TeamMatch.objects.select_for_update().select_related("round__tournament").get(pk=board.team_match_id)
+        team_match = TeamMatch.objects.select_for_update(of=("self",)).get(pk=board.team_match_id)
+        team_match.round = board.round  # the board's round, read after its game locks
         if race_check and team_match.decided and (team_match.team_format or {}).get("kind") == "first_to_total":
             raise conflict("match_decided", "The team match was decided: this board's play has stopped.", board)
         board.team_match = team_match

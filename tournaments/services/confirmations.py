@@ -80,11 +80,14 @@ def game_confirm(
     """
     if party not in PARTIES:
         raise ValidationFailed("party_invalid", "The party is a, b or organiser.", fields={"party": "a, b or organiser"})
-    locked = Game.objects.select_for_update(of=("self",)).select_related("board__round").filter(pk=game.pk).first()
+    locked = Game.objects.select_for_update(of=("self",)).filter(pk=game.pk).first()
     if locked is None:
         raise NotFound("game_not_found", "No such game.")
     game = locked
-    board = game.board
+    # Board and round are read after the lock in a statement of their own: rows joined to the locking
+    # query would keep the snapshot from before a lock wait, e.g. a round closed meanwhile.
+    board = Board.objects.select_related("round__tournament", "team_match").get(pk=game.board_id)
+    game.board = board
     tournament_id = board.round.tournament_id
     if party == GameConfirmation.Party.ORGANISER:
         require_organiser(user, tournament_id)
@@ -111,7 +114,8 @@ def game_confirm(
 
 def _round_games(round_: Round) -> list[Game]:
     return list(
-        Game.objects.select_for_update().filter(board__round=round_).exclude(status=Game.Status.VOIDED).order_by("id")
+        Game.objects.select_for_update(of=("self",)).filter(board__round=round_).exclude(status=Game.Status.VOIDED)
+        .order_by("id")
     )
 
 
@@ -165,7 +169,7 @@ def round_close(*, round: Round, user: Any, confirm_remaining: bool = False) -> 
     the pair with more bullseyes, level is a draw (Swiss, round robin); a knockout round closes only when
     every match is decided (409 ``match_undecided``).
     """
-    round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round.pk)
+    round_ = Round.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=round.pk)
     tournament = round_.tournament
     require_organiser(user, tournament.pk)
     if round_.status not in OPEN_ROUND_STATUSES:

@@ -186,7 +186,10 @@ def hand_preview(
 # ---- undo (the tablet) --------------------------------------------------------------------------------
 def _lock_live_games(board_id: int) -> list[Game]:
     """Lock the board's live games (in id order, the lock order everywhere); return them by number."""
-    games = list(Game.objects.select_for_update().filter(board_id=board_id).exclude(status=Game.Status.VOIDED).order_by("id"))
+    games = list(
+        Game.objects.select_for_update(of=("self",)).filter(board_id=board_id).exclude(status=Game.Status.VOIDED)
+        .order_by("id")
+    )
     return sorted(games, key=lambda g: g.number)
 
 

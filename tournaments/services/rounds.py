@@ -65,7 +65,7 @@ def _match_format(round_: Round) -> dict[str, Any]:
 
 
 def _lock_seatable(round_: Round) -> Round:
-    round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round_.pk)
+    round_ = Round.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=round_.pk)
     if round_.status not in SEATABLE:
         raise Conflict("round_not_draft", f"Round {round_.number} is {round_.status}: its boards are fixed.")
     return round_
@@ -181,7 +181,7 @@ def round_seat_team_matches(
 @transaction.atomic
 def round_publish(*, round: Round, user: Any = None) -> Round:  # noqa: A002
     """Drafted -> published: tablets and public pages see the boards. Resolves and stores the rules."""
-    round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round.pk)
+    round_ = Round.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=round.pk)
     if round_.status != Round.Status.DRAFTED:
         raise Conflict("round_not_draft", f"Round {round_.number} is {round_.status}: only a drafted round is published.")
     if not Board.objects.filter(round=round_).exists():

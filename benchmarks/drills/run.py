@@ -533,9 +533,14 @@ class Drills:
         found.append(Check("the round cannot close while the dispute is open",
                            close is not None and close.status_code == 409 and error_code(close) == "dispute_open",
                            f"close answered {close.status_code if close else None} {error_code(close) if close else ''}"))
-        # The REST API gives the organiser no game ids (board state names games by number), so the id of
-        # the game to rule on is read from the database here; the console's form has it.
-        ruling = await self.organiser.call("game_confirm", "POST", f"/api/v1/games/{game.pk}/confirm/", expect=201)
+        # The organiser finds the game's id in the board's state (GET /api/v1/boards/<id>/).
+        seen = await self.organiser.call("board_get", "GET", f"/api/v1/boards/{board}/", expect=200)
+        listed = [g for g in (seen.json()["games"] if seen is not None else []) if g["number"] == game_number]
+        game_id = listed[0].get("id") if listed else None
+        found.append(Check("the organiser's board view names the game's id", game_id == game.pk,
+                           f"games/{game_id} in the board state, {game.pk} in the database"))
+        ruling = await self.organiser.call("game_confirm", "POST", f"/api/v1/games/{game_id or game.pk}/confirm/",
+                                           expect=201)
         ruled = Board.objects.get(pk=board)
         found.append(Check("the organiser's ruling (confirming the game) resolves the dispute",
                            ruling is not None and ruling.json().get("game_confirmed") is True and not ruled.disputed,

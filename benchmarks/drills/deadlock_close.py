@@ -3,7 +3,7 @@
     python -m benchmarks.drills.deadlock_close             # exit status 1 while the deadlock is there
     python -m benchmarks.drills.deadlock_close --with-fix  # the same with the proposed fix patched in
 
-Not part of ``make drills``: the repro of a product bug, kept so the fix can be proven. On a private stack:
+Not part of ``make drills``: the repro of a product bug (fixed in commit 6a6d20c), kept as its proof. On a private stack:
 one board, first to 3; the tablet plays games 1 and 2 to their ends. Then, in this process, two threads
 through the services: pair B confirms game 2 (``game_confirm``, held 1 s after it locked the game, before
 it refreshes the board, to make the interleaving certain) while the organiser closes the round

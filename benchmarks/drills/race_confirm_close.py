@@ -12,10 +12,11 @@ work, to make the interleaving certain) while pair B confirms game 1 (``game_con
 the game row the close locked. After both: time was called, so the board must be decided (pair A leads
 1-0) and the closed round must have no game in play.
 
-What happens: ``game_confirm`` locks the game with ``select_for_update(of=("self",))
-.select_related("board__round")``; after waiting for the lock PostgreSQL re-reads the locked game row
-but not the joined round, so the service sees the round still in play, and ``board_results_refresh``
-writes ``decided=False`` over the close's result and opens a new game in the closed round.
+What happened before commit 6a6d20c fixed it: ``game_confirm`` locked the game with
+``select_for_update(of=("self",)).select_related("board__round")``; after waiting for the lock
+PostgreSQL re-reads the locked game row but not the joined round, so the service saw the round still in
+play, and ``board_results_refresh`` wrote ``decided=False`` over the close's result and opened a new
+game in the closed round.
 """
 
 from __future__ import annotations

@@ -20,10 +20,26 @@ log = logging.getLogger(__name__)
 RETRY_AFTER_SECONDS = 5
 
 
-def database_unavailable_response() -> HttpResponse:
-    body = {"error": {"code": "database_unavailable", "message": "The database cannot be reached; try again shortly."}}
+def database_error_reason(exc: BaseException) -> tuple[str, str, int]:
+    """``(code, message, retry_after)`` for a database error a client should simply retry.
+
+    A deadlock or serialization failure (PostgreSQL rolled one transaction back) is not an outage: the
+    database is up and the same request succeeds when sent again, so it says so, with a short wait.
+    """
+    cause = exc.__cause__
+    if cause is not None and type(cause).__name__ in {"DeadlockDetected", "SerializationFailure"}:
+        return ("database_busy", "The server was busy with a conflicting change; send the same request again.", 1)
+    return ("database_unavailable", "The database cannot be reached; try again shortly.", RETRY_AFTER_SECONDS)
+
+
+def database_unavailable_response(exc: BaseException | None = None) -> HttpResponse:
+    code, message, retry_after = (
+        database_error_reason(exc) if exc is not None
+        else ("database_unavailable", "The database cannot be reached; try again shortly.", RETRY_AFTER_SECONDS)
+    )
+    body = {"error": {"code": code, "message": message}}
     response = HttpResponse(json.dumps(body), status=503, content_type="application/json")
-    response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    response["Retry-After"] = str(retry_after)
     return response
 
 
@@ -37,15 +53,15 @@ class DatabaseUnavailableMiddleware:
         try:
             return self.get_response(request)
         except (OperationalError, InterfaceError) as exc:
-            log.warning("database unavailable: %s", exc.__class__.__name__)
-            return database_unavailable_response()
+            log.warning("database error: %s", database_error_reason(exc)[0])
+            return database_unavailable_response(exc)
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if isinstance(exception, (OperationalError, InterfaceError)) or (
             isinstance(exception, DatabaseError) and "connection" in str(exception).lower()
         ):
-            log.warning("database unavailable: %s", exception.__class__.__name__)
-            return database_unavailable_response()
+            log.warning("database error: %s", database_error_reason(exception)[0])
+            return database_unavailable_response(exception)
         return None
 
 

@@ -67,3 +67,36 @@ def round_pair(round_id: int) -> str | None:
         logger.warning("round_pair: round #%s refused: %s (%s)", round_id, exc.message, exc.code)
         round_pair_failed(round_id=round_id, error=exc)
         return str(Round.Status.PENDING)
+
+
+#: A pending round older than this with no pairing is assumed lost (a Redis restart drops queued tasks).
+STALE_PENDING_SECONDS = 120
+
+
+@shared_task(name="tournaments.tasks.reconcile", **TASK_OPTIONS)
+def reconcile() -> dict[str, int]:
+    """Heal what a lost broker message would leave behind (beat runs it every minute).
+
+    Redis keeps nothing on disk: a task that Redis had accepted (so the outbox marked it sent) is gone if
+    Redis restarts before a worker acknowledges it. Both background jobs are idempotent, so this simply
+    asks again: each running tournament's standings (a no-op when its confirmed input is unchanged) and
+    the pairing of any round left pending, without a failure note, for longer than
+    ``STALE_PENDING_SECONDS``.
+    """
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tournaments.models import Round, Tournament
+
+    stale = timezone.now() - timedelta(seconds=STALE_PENDING_SECONDS)
+    pending = list(
+        Round.objects.filter(status=Round.Status.PENDING, feasibility_note="", paired_from__created_at__lt=stale)
+        .values_list("id", flat=True)
+    )
+    for round_id in pending:
+        round_pair.delay(round_id)
+    running = list(Tournament.objects.filter(status=Tournament.Status.RUNNING).values_list("id", flat=True))
+    for tournament_id in running:
+        standings_recompute.delay(tournament_id)
+    return {"rounds": len(pending), "tournaments": len(running)}

@@ -156,6 +156,7 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_PUBLISH_RETRY = False
 CELERY_BEAT_SCHEDULE = {
     "outbox-sweep": {"task": "tournaments.tasks.outbox_sweep", "schedule": 15.0},
+    "reconcile": {"task": "tournaments.tasks.reconcile", "schedule": 60.0},
 }
 
 # ---- REST framework ----------------------------------------------------------------------------

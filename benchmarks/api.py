@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import shutil
 import statistics
 import sys
 import time
@@ -262,7 +263,11 @@ def main() -> int:
                   f"p99 {figures['submit']['p99_ms'] / figures['minimal']['p99_ms']:.2f}x (aim: p99 at most 2x)")
         for what, count in [*warm.failures.items(), *timings.failures.items()]:
             print(f"refused: {count} x {what}")
-        return 0 if not timings.failures else 1
+        if timings.failures:
+            print(f"server logs kept in {stack.log_dir}")
+            return 1
+        shutil.rmtree(stack.log_dir, ignore_errors=True)
+        return 0
 
 
 if __name__ == "__main__":

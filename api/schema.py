@@ -1,9 +1,10 @@
 """The OpenAPI 3.1 document's shared parts: the error shape, error examples, and the hand record.
 
-``error_responses(400, 403, ...)`` gives every operation its documented refusals in the one error shape.
-``add_hand_format_components`` (a drf-spectacular post-processing hook) copies
-``api/schemas/hand-format-v1.schema.json`` (HAND_FORMAT.md's JSON Schema) into ``components/schemas``
-as ``HandFormat*`` components, so request bodies can ``$ref`` the hand record itself.
+``error_responses(409, 412, ...)`` documents an operation's particular refusals in the one error shape;
+``postprocess_schema`` (a drf-spectacular post-processing hook) adds the refusals every operation can
+answer (400/401/403/404/413/415/429), and copies ``api/schemas/hand-format-v1.schema.json``
+(HAND_FORMAT.md's JSON Schema) into ``components/schemas`` as ``HandFormat*`` components, so request
+bodies ``$ref`` the hand record itself. ``AutoSchema`` marks rate-limited operations for the 429.
 """
 
 from __future__ import annotations

@@ -43,11 +43,6 @@ class PairImportQuerySerializer(serializers.Serializer):
     )
 
 
-class PairImportRowErrorSerializer(serializers.Serializer):
-    line = serializers.IntegerField()
-    message = serializers.CharField()
-
-
 class PairImportResultSerializer(serializers.Serializer):
     pairs_created = serializers.IntegerField()
     pairs_existing = serializers.IntegerField()

@@ -23,13 +23,13 @@ from django.views import defaults
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
+from config.middleware import database_error_reason
 from scoring import InvalidHand
 from tournaments.services.errors import DomainError
 
 log = logging.getLogger(__name__)
 
 API_PREFIX = "/api/"
-DATABASE_RETRY_AFTER = 5
 
 
 class PayloadTooLarge(exceptions.APIException):
@@ -171,10 +171,9 @@ def exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response | 
     if isinstance(exc, DataError):
         return Response(error_body("invalid_value", "A value is out of range or not storable."), status=400)
     if isinstance(exc, (OperationalError, InterfaceError)):
-        response = Response(
-            error_body("database_unavailable", "The database cannot be reached; try again shortly."), status=503
-        )
-        response["Retry-After"] = str(DATABASE_RETRY_AFTER)
+        code, message, retry_after = database_error_reason(exc)
+        response = Response(error_body(code, message), status=503)
+        response["Retry-After"] = str(retry_after)
         return response
     if isinstance(exc, SuspiciousOperation):
         return Response(error_body("bad_request", "The request was refused."), status=400)

@@ -70,7 +70,7 @@ class SecurityHeadersMiddleware:
 
     Django's SecurityMiddleware and XFrameOptionsMiddleware add X-Content-Type-Options, Referrer-Policy,
     Cross-Origin-Opener-Policy, X-Frame-Options and (in production) HSTS. The API's browsable docs under
-    ``/api/docs`` load Swagger UI's assets and are left without a CSP.
+    ``/api/docs`` (Swagger UI from drf-spectacular-sidecar) use an inline script and are left without a CSP.
     """
 
     PERMISSIONS_POLICY = "camera=(), microphone=(), geolocation=(), payment=(), usb=()"

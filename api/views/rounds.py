@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import transaction
 from django.db.models import Prefetch, QuerySet
 from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_view
 from rest_framework import generics, status
@@ -40,15 +39,8 @@ BOARD_SUMMARY = {"id": 41, "round": 3, "table": 3, "pair_a": {"entry": 12, "name
 
 
 def start_round(tournament: Any, number: int | None, user: Any) -> Round:
-    """A new round, paired: by the pairing service once it lands (``round_start``), else by the
-    services' stand-in rotation."""
-    round_start = getattr(services, "round_start", None)
-    if round_start is not None:
-        return round_start(tournament=tournament, number=number, user=user)  # type: ignore[no-any-return]
-    with transaction.atomic():
-        round_ = services.round_create(tournament=tournament, number=number)
-        services.round_pair_rotation(round_)
-    return Round.objects.get(pk=round_.pk)
+    """A new round, paired by the pairing service (a Celery task, or in-process without a broker)."""
+    return services.round_start(tournament=tournament, number=number, user=user)
 
 
 def _round(request: Request, pk: int) -> Round:

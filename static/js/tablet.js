@@ -703,7 +703,9 @@
     var game = fixItem ? fixItem.body.game : v.game;
     var miss = missing(v, dealer);
     if (Object.keys(miss).length) { showErrors({ fields: miss, message: "" }); return; }
-    if (Object.keys(fieldErrors).length && !fixing) { fieldErrors = {}; renderHand(); }  // the last answer no longer applies
+    // The last answer no longer applies, a refusal being fixed included: the engine answers this check. (Kept
+    // on screen while the check was on its way, a stale refusal read as the answer to the fixed hand.)
+    if (Object.keys(fieldErrors).length) { fieldErrors = {}; renderHand(); }
     var rec = toRecord(v, dealer);
     var sig = JSON.stringify(rec);
     var waitingBefore = queue.filter(function (q) { return !fixItem || queue.indexOf(q) < queue.indexOf(fixItem); }).length;
@@ -816,13 +818,18 @@
   }
 
   function sent(item, body) {
+    var here = server && item.board === server.board;
     if (item.kind === "hand" && body) {
+      // The undo names the board's last hand: this one, even before the board is read again (a double tap
+      // right after the queue emptied used to name the last hand the tablet had read, and was refused).
+      if (here && body.id) server.last_hand_id = body.id;
       flash("Hand " + item.body.number + " of game " + item.body.game + " recorded: " + readingOf(body.events, item.body.hand) +
         (body.winner !== null && body.winner !== undefined ? ". Game to " + LETTER[body.winner] + "!" : ""));
     } else if (item.kind === "seat" || item.kind === "help") {
       if (body && body.board) server = body;
       if (item.kind === "help") flash("The organiser has been called to table " + server.table + ".");
     } else if (item.kind === "undo") {
+      if (here) server.last_hand_id = null;  // the hand before it is known once the board is read again
       flash("Hand " + (body && body.number) + " undone.");
     } else if (item.kind === "confirm") {
       flash("Pair " + item.body.side.toUpperCase() + (item.body.agrees ? " confirmed" : " refused") + " game " + item.body.game + ".");
@@ -1051,7 +1058,10 @@
       return;
     }
     if (queue.some(function (q) { return q.kind === "undo"; })) { flash("An undo is already waiting; wait for the connection to undo more."); return; }
-    if (!server.last_hand_id) { flash("There is no hand to undo."); return; }
+    if (!server.last_hand_id) {
+      flash(refreshing || flushing ? "Reading the board; tap Undo again in a moment." : "There is no hand to undo.");
+      return;
+    }
     enqueue("undo", API.undo, { hand: server.last_hand_id }, "Undo the last hand");
     render(); flush();
   });

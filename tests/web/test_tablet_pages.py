@@ -63,3 +63,18 @@ def test_no_page_has_inline_script_or_handlers(client):
         assert not INLINE_SCRIPT.search(body), path
         assert not INLINE_HANDLER.search(body), path
         assert "script-src 'self'" in response["Content-Security-Policy"], path
+
+
+def test_browser_tests_poll_without_eval():
+    """Under our CSP (script-src 'self', no 'unsafe-eval') Playwright's wait_for_function passes when its
+    predicate is already true at the first check and throws EvalError ("'unsafe-eval' is not an allowed
+    source") when it has to poll: a failure that comes and goes with timing. Browser tests poll with
+    ``wait_until`` (one page.evaluate per poll) instead; the app itself never evaluates strings."""
+    from pathlib import Path
+
+    banned = "wait_for" + "_function("
+    for path in Path(__file__).parent.glob("*.py"):
+        assert banned not in path.read_text(), f"{path.name}: use wait_until, not {banned[:-1]}"
+    for path in (Path(__file__).parents[2] / "static" / "js").glob("*.js"):
+        source = path.read_text()
+        assert "eval(" not in source and "new Function" not in source, path.name

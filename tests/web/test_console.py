@@ -233,8 +233,7 @@ def test_organiser_confirms_a_finished_game_and_clears_a_help_call(org_client, s
 
 
 def test_organiser_voids_and_corrects_a_hand(org_client, served):
-    import json
-
+    """A simulated game's hands through the console (the tally form itself: test_console_corrections.py)."""
     from scoring.simulate import simulate_game
     from tournaments import services
     from tournaments.models import Hand
@@ -251,21 +250,13 @@ def test_organiser_voids_and_corrects_a_hand(org_client, served):
                         {"action": "void_hand", "hand": second.id, "version": second.version}, follow=True)
     assert "voided" in _messages(r)
     first = Hand.objects.get(game__board=board, number=1, status="active")
-    record = dict(first.record)
-    bad = {**record, "game": "many"}
+    page = org_client.get(url("console_board", served.slug, board.id))
+    form = next(line.editor_value for g in page.context["games"] for line in g.lines if line.hand_id == first.id)
+    fields = {f"hand{first.id}-{k}": v for k, v in form.initial.items() if v is not None and v is not False}
+    fields |= {f"hand{first.id}-game_a": 40, f"hand{first.id}-game_b": 17}  # the table miscounted
     r = org_client.post(url("console_board_action", served.slug, board.id),
-                        {"action": "correct_hand", "hand": first.id, "version": first.version, "record": json.dumps(bad)},
-                        follow=True)
-    assert Hand.objects.get(pk=first.pk).status == "active"  # refused: nothing changed
-    assert _messages(r)
-    r = org_client.post(url("console_board_action", served.slug, board.id),
-                        {"action": "correct_hand", "hand": first.id, "version": first.version, "record": "{not json"},
-                        follow=True)
-    assert "not valid JSON" in _messages(r)
-    good = {**record, "game": [40, 17]}  # the table miscounted: Game goes to A after all
-    r = org_client.post(url("console_board_action", served.slug, board.id),
-                        {"action": "correct_hand", "hand": first.id, "version": first.version, "record": json.dumps(good)},
-                        follow=True)
+                        {"action": "correct_hand", "hand": first.id, "version": first.version, **fields}, follow=True)
     assert "corrected" in _messages(r)
     current = Hand.objects.get(game__board=board, number=1, status="active")
     assert current.version == 2 and current.record["game"] == [40, 17]
+    assert {k: v for k, v in current.record.items() if k != "game"} == {k: v for k, v in first.record.items() if k != "game"}

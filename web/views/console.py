@@ -9,12 +9,14 @@ Console pages are never gzipped (they carry CSRF tokens).
 from __future__ import annotations
 
 import csv
-import json
+import dataclasses
+import re
 from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
@@ -27,6 +29,7 @@ from tournaments import services
 from tournaments.models import Board, Device, Game, Hand, Round, Tournament
 from tournaments.services.errors import DomainError
 from web import selectors
+from web.forms import HandCorrectionForm, fits_tally_form, parse_record_json, penalty_rows_for, record_json
 from web.permissions import organised_tournaments, organiser_tournament
 from web.qr import qr_svg
 
@@ -175,24 +178,106 @@ def _board_for(tournament: Tournament, board_id: int) -> Board:
         raise Http404("No such board") from None
 
 
+def _side_names(b: Board) -> dict[int, str]:
+    names = {0: f"A {b.pair_a.pair.display_name}"}
+    names[1] = f"B {b.pair_b.pair.display_name}" if b.pair_b else "B"
+    return names
+
+
+@dataclasses.dataclass
+class Refusal:
+    """A correction or void the services refused, shown in the hand's own panel."""
+
+    hand_id: int
+    error: DomainError
+    action: str = "correct_hand"
+    #: The refusal's ``fields`` messages that no form field shows (shown with the sentence).
+    unplaced: list[str] = dataclasses.field(default_factory=list)
+    #: For ``correction_breaks_later_hands``: the hand that no longer fits, and why.
+    breaks: Hand | None = None
+    reason: str = ""
+
+
+def _correction_editor(hand: Hand, names: dict[int, str], data: Any = None) -> tuple[str, Any]:
+    """("tally", form) for a tally record the form can show; ("json", text) otherwise (a card-by-card hand)."""
+    if hand.form == "tally" and fits_tally_form(hand.record):
+        form = HandCorrectionForm(
+            data, names=names, prefix=f"hand{hand.id}", penalty_rows=penalty_rows_for(hand.record),
+            initial=HandCorrectionForm.initial_from(hand.record) if data is None else None,
+        )
+        return "tally", form
+    return "json", (data.get("record", "") if data is not None else record_json(hand.record))
+
+
+def _board_page(
+    request: HttpRequest, tournament: Tournament, b: Board, *, bound: tuple[int, str, Any] | None = None,
+    refusal: Refusal | None = None, status: int = 200,
+) -> HttpResponse:
+    """The console's board page; ``bound`` is (hand id, editor, form or text) as the organiser posted it."""
+    entries = {b.pair_a_id: b.pair_a, **({b.pair_b_id: b.pair_b} if b.pair_b else {})}
+    games = selectors.board_scorecard(b)
+    names = _side_names(b)
+    hands = {
+        (h.game_id, h.number): h
+        for h in Hand.objects.filter(game__board=b, status=Hand.Status.ACTIVE).select_related("game")
+    }
+    for card in games:
+        for line in card.lines:
+            hand = hands.get((card.game.id, line.number))
+            line.hand = hand  # type: ignore[attr-defined]
+            line.hand_id = hand.id if hand else None  # type: ignore[attr-defined]
+            if hand is None:
+                continue
+            line.refusal = refusal if refusal is not None and refusal.hand_id == hand.id else None  # type: ignore[attr-defined]
+            if bound is not None and bound[0] == hand.id:
+                line.editor, line.editor_value = bound[1], bound[2]  # type: ignore[attr-defined]
+            else:
+                line.editor, line.editor_value = _correction_editor(hand, names)  # type: ignore[attr-defined]
+            line.open = line.refusal is not None or (bound is not None and bound[0] == hand.id)  # type: ignore[attr-defined]
+    return render(request, "console/board.html", {
+        "tournament": tournament, "board": b, "summary": selectors.summarise(b, entries), "games": games,
+        "names": names,
+    }, status=status)
+
+
 @login_required
 @never_cache
 def board(request: HttpRequest, slug: str, board_id: int) -> HttpResponse:
     tournament = organiser_tournament(request.user, slug)
-    b = _board_for(tournament, board_id)
-    entries = {b.pair_a_id: b.pair_a, **({b.pair_b_id: b.pair_b} if b.pair_b else {})}
-    games = selectors.board_scorecard(b)
-    hands = {
-        h.id: h for h in Hand.objects.filter(game__board=b, status=Hand.Status.ACTIVE).select_related("game")
-    }
-    for card in games:
-        for line in card.lines:
-            match = next((h for h in hands.values() if h.game_id == card.game.id and h.number == line.number), None)
-            line.hand_id = match.id if match else None  # type: ignore[attr-defined]
-            line.record_json = json.dumps(match.record, indent=1) if match else ""  # type: ignore[attr-defined]
-    return render(request, "console/board.html", {
-        "tournament": tournament, "board": b, "summary": selectors.summarise(b, entries), "games": games,
-    })
+    return _board_page(request, tournament, _board_for(tournament, board_id))
+
+
+_BREAK_AT = re.compile(r"^games\[(?P<game>\d+)\]\.hands\[(?P<hand>\d+)\]$")
+
+
+def _refusal(board: Board, hand: Hand, exc: DomainError, action: str) -> Refusal:
+    """The refusal for the hand's panel; for ``correction_breaks_later_hands`` it names the hand that no
+    longer fits (``fields`` key ``games[G].hands[N]``), still active since the refusal changed nothing."""
+    refusal = Refusal(hand_id=hand.id, error=exc, action=action)
+    if exc.code == "correction_breaks_later_hands":
+        for key, reason in (exc.fields or {}).items():
+            m = _BREAK_AT.match(key)
+            if m:
+                refusal.breaks = (
+                    Hand.objects.filter(game__board=board, game__number=int(m["game"]), number=int(m["hand"]),
+                                        status=Hand.Status.ACTIVE).exclude(game__status=Game.Status.VOIDED)
+                    .select_related("game").first()
+                )
+                refusal.reason = reason
+    return refusal
+
+
+def _latest_version(hand: Hand) -> Hand | None:
+    """The active version of the hand with this number (itself unless corrected meanwhile), or None."""
+    return Hand.objects.filter(game_id=hand.game_id, number=hand.number, status=Hand.Status.ACTIVE).first()
+
+
+def _void_later_then(board: Board, first_id: str | None, user: Any, then: Callable[[], Any]) -> Any:
+    """Void the named hand and every later hand of the board, then run ``then``: all or nothing."""
+    first = _hand_of(board, first_id)
+    with transaction.atomic():
+        services.hand_void(hand=first, user=user, with_later=True)
+        return then()
 
 
 @login_required
@@ -216,19 +301,63 @@ def board_action(request: HttpRequest, slug: str, board_id: int) -> HttpResponse
         version = int(request.POST.get("version", ""))
     except ValueError:
         version = None
+    label = f"Hand {hand.number} of game {hand.game.number}"
+    # The buttons of a refusal's panel: "void the hands that no longer fit, then save this correction"
+    # (void_from) and "void this hand and every hand after it" (void_with_later).
+    if not action and request.POST.get("void_from"):
+        action = "correct_hand"
+    if not action and request.POST.get("void_with_later"):
+        action = "void_hand"
     if action == "void_hand":
-        _run(request, f"Hand {hand.number} of game {hand.game.number} voided.",
-             lambda: services.hand_void(hand=hand, user=user, expected_version=version))
-    elif action == "correct_hand":
+        with_later = request.POST.get("with_later") == "1" or bool(request.POST.get("void_with_later"))
         try:
-            record = json.loads(request.POST.get("record", ""))
-        except json.JSONDecodeError as exc:
-            messages.error(request, f"The corrected hand is not valid JSON: {exc.msg} (line {exc.lineno}).")
-            return back
-        _run(request, f"Hand {hand.number} of game {hand.game.number} corrected.",
-             lambda: services.hand_correct(hand=hand, record=record, expected_version=version, user=user))
-    else:
+            services.hand_void(hand=hand, user=user, expected_version=version, with_later=with_later)
+        except DomainError as exc:
+            refusal = _refusal(b, hand, exc, "void_hand")
+            latest = _latest_version(hand)
+            if latest is None:
+                messages.error(request, exc.message)
+                return back
+            refusal.hand_id = latest.pk
+            return _board_page(request, tournament, b, refusal=refusal, status=exc.status_code)
+        messages.success(request, f"{label} voided{' with every hand after it' if with_later else ''}.")
+        return back
+    if action != "correct_hand":
         messages.error(request, "Unknown action.")
+        return back
+    editor, value = _correction_editor(hand, _side_names(b), request.POST)
+    if editor == "tally":
+        if not value.is_valid():
+            return _board_page(request, tournament, b, bound=(hand.id, editor, value), status=400)
+        record = value.record(hand.dealer)
+    else:
+        record, problem = parse_record_json(value)
+        if problem:
+            refusal = Refusal(hand_id=hand.id, error=DomainError("record_not_json", problem or ""))
+            return _board_page(request, tournament, b, bound=(hand.id, editor, value), refusal=refusal, status=400)
+
+    def correct() -> Hand:
+        return services.hand_correct(hand=hand, record=record, expected_version=version, user=user)
+
+    void_from = request.POST.get("void_from")
+    try:
+        new = _void_later_then(b, void_from, user, correct) if void_from else correct()
+    except DomainError as exc:
+        refusal = _refusal(b, hand, exc, "correct_hand")
+        latest = _latest_version(hand)
+        if latest is None:  # voided meanwhile: nothing left to correct
+            messages.error(request, exc.message)
+            return back
+        if latest.pk != hand.pk:  # corrected meanwhile (stale version): show the new version, freshly filled
+            refusal.hand_id = latest.pk
+            return _board_page(request, tournament, b, refusal=refusal, status=exc.status_code)
+        paths = value.add_refusal(exc.fields) if editor == "tally" else list(exc.fields or {})
+        if refusal.breaks is None:
+            refusal.unplaced = [t for p, t in (exc.fields or {}).items() if p in paths and t != exc.message]
+        return _board_page(request, tournament, b, bound=(hand.id, editor, value), refusal=refusal,
+                           status=exc.status_code)
+    messages.success(request, f"{label} corrected (version {new.version})"
+                     + (", the hands that no longer fitted voided." if void_from else "."))
     return back
 
 

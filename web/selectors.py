@@ -26,6 +26,7 @@ from tournaments.models import (
     Player,
     Round,
     StandingsSnapshot,
+    TeamMatch,
     Tournament,
 )
 
@@ -61,6 +62,14 @@ COLUMN_LABELS: dict[str, tuple[str, str]] = {
     "buchholz": ("Buch.", "Buchholz (opponents' match points)"),
     "sonneborn_berger": ("SB", "Sonneborn-Berger"),
     "head_to_head": ("H2H", "head to head"),
+}
+
+#: A club-team event's club table counts team matches, not boards.
+TEAM_COLUMN_LABELS: dict[str, tuple[str, str]] = {
+    "played": ("P", "team matches played"),
+    "wins": ("W", "team matches won"),
+    "draws": ("D", "team matches drawn"),
+    "losses": ("L", "team matches lost"),
 }
 
 
@@ -240,6 +249,128 @@ def search_boards(summaries: Iterable[BoardSummary], query: str) -> list[BoardSu
     return [s for s in summaries if all(w in s.names().casefold() for w in words)]
 
 
+# ---- team matches (club-team events) --------------------------------------------------------------
+
+
+@dataclasses.dataclass
+class TeamMatchSummary:
+    """Club v club in one round, as the public pages show it: K boards, bullseyes totalled per club.
+
+    ``totals`` are the team match's own figures (every finished game, as the race counts them);
+    ``confirmed`` counts confirmed games only, which is what the club standings count.
+    """
+
+    match: TeamMatch
+    boards: list[BoardSummary]
+    confirmed: tuple[int, int]
+
+    @property
+    def club_a(self) -> Club:
+        return self.match.club_a
+
+    @property
+    def club_b(self) -> Club | None:
+        return self.match.club_b
+
+    @property
+    def is_bye(self) -> bool:
+        return self.match.club_b_id is None
+
+    @property
+    def kind(self) -> str:
+        return str((self.match.team_format or {}).get("kind", "games"))
+
+    @property
+    def is_race(self) -> bool:
+        return self.kind == "first_to_total"
+
+    @property
+    def target(self) -> int:
+        """N: the bullseyes a club needs to win a race, or the games each board plays."""
+        return int((self.match.team_format or {}).get("n", 1))
+
+    @property
+    def board_count(self) -> int:
+        return int((self.match.team_format or {}).get("boards", len(self.boards)))
+
+    @property
+    def totals(self) -> tuple[int, int]:
+        return (self.match.bullseyes_a, self.match.bullseyes_b)
+
+    @property
+    def to_go(self) -> tuple[int, int]:
+        """Bullseyes each club still needs to win the race."""
+        return (max(0, self.target - self.totals[0]), max(0, self.target - self.totals[1]))
+
+    @property
+    def boards_done(self) -> int:
+        return sum(1 for b in self.boards if b.board.decided)
+
+    @property
+    def status(self) -> str:
+        if self.is_bye or self.match.decided:
+            return "done"
+        if any(b.status in ("in_play", "awaiting_confirmation", "disputed") for b in self.boards):
+            return "in_play"
+        return "waiting"
+
+    @property
+    def status_label(self) -> str:
+        return "decided" if self.status == "done" and not self.is_bye else STATUS_LABELS.get(self.status, self.status)
+
+    @property
+    def winner_club(self) -> Club | None:
+        if not self.match.decided or self.match.winner is None:
+            return None
+        return self.club_a if self.match.winner == 0 else self.club_b
+
+    @property
+    def format_text(self) -> str:
+        if self.is_race:
+            return f"race to {self.target} bullseyes over {self.board_count} boards"
+        games = "game" if self.target == 1 else "games"
+        return f"{self.board_count} boards of {self.target} {games}, most bullseyes wins"
+
+    @property
+    def result(self) -> str:
+        """``Couva Jacks won 17-12``, ``drawn 8-8``, ``Couva Jacks lead 5-3``, ``level 2-2`` or ``not started``."""
+        if self.is_bye:
+            return "bye"
+        a, b = self.totals
+        winner = self.winner_club
+        if self.match.decided:
+            return f"{winner.name} won {max(a, b)}-{min(a, b)}" if winner else f"drawn {a}-{b}"
+        if a == b == 0 and not any(s.current_score or s.games_finished for s in self.boards):
+            return "not started"
+        if a == b:
+            return f"level {a}-{b}"
+        leader = self.club_a if a > b else self.club_b
+        return f"{leader.name if leader else '?'} lead {max(a, b)}-{min(a, b)}"
+
+
+def team_matches(round_: Round, summaries: Sequence[BoardSummary]) -> list[TeamMatchSummary]:
+    """The round's team matches with their boards (in slot order); one query. Empty in a pairs event."""
+    matches = list(TeamMatch.objects.filter(round=round_).select_related("club_a", "club_b").order_by("id"))
+    if not matches:
+        return []
+    by_match: dict[int, list[BoardSummary]] = defaultdict(list)
+    for s in summaries:
+        if s.board.team_match_id is not None:
+            by_match[s.board.team_match_id].append(s)
+    out = []
+    for m in matches:
+        boards = sorted(by_match.get(m.id, []), key=lambda s: (s.board.slot or 0, s.board.id))
+        confirmed = [0, 0]
+        for s in boards:
+            for side, entry in ((0, s.pair_a), (1, s.pair_b)):
+                if entry is None:
+                    continue
+                club_side = 0 if entry.pair.club_id == m.club_a_id else 1
+                confirmed[club_side] += s.confirmed_won[side]
+        out.append(TeamMatchSummary(match=m, boards=boards, confirmed=(confirmed[0], confirmed[1])))
+    return out
+
+
 # ---- standings -----------------------------------------------------------------------------------
 
 
@@ -252,6 +383,8 @@ class StandingsRow:
     values: list[Any]
     raw: Mapping[str, Any]
     columns: list[tuple[str, str, str]] = dataclasses.field(default_factory=list)
+    #: The club of a club standings row (None in the pairs' table).
+    club_ref: Club | None = None
 
     @property
     def cells(self) -> list[tuple[str, str, str, Any]]:
@@ -302,11 +435,10 @@ def latest_snapshot(tournament: Tournament) -> StandingsSnapshot | None:
     return StandingsSnapshot.objects.filter(tournament=tournament).order_by("-created_at", "-id").first()
 
 
-def standings(tournament: Tournament, entries: Mapping[int, Entry] | None = None) -> Standings:
-    """The latest snapshot's rows (confirmed games only), with the tournament's tie-break columns."""
-    entries = entries if entries is not None else _entries(tournament)
-    snapshot = latest_snapshot(tournament)
-    raw_rows: list[Mapping[str, Any]] = [r for r in (snapshot.rows if snapshot else []) if isinstance(r, Mapping)]
+_UNSET: Any = object()
+
+
+def _columns(tournament: Tournament, raw_rows: Sequence[Mapping[str, Any]]) -> list[tuple[str, str, str]]:
     keys: list[str] = []
     for key in ["played", *(tournament.tiebreaks or [])]:
         if key in keys:
@@ -317,7 +449,19 @@ def standings(tournament: Tournament, entries: Mapping[int, Entry] | None = None
     for key in ("chalks_for", "chalks_against", "hang_jacks_against"):
         if raw_rows and key in raw_rows[0] and key not in keys:
             keys.append(key)
-    columns = [(k, *COLUMN_LABELS.get(k, (k.replace("_", " "), k.replace("_", " ")))) for k in keys]
+    return [(k, *COLUMN_LABELS.get(k, (k.replace("_", " "), k.replace("_", " ")))) for k in keys]
+
+
+def standings(
+    tournament: Tournament, entries: Mapping[int, Entry] | None = None, snapshot: StandingsSnapshot | None = _UNSET,
+) -> Standings:
+    """The latest snapshot's rows (confirmed games only), with the tournament's tie-break columns."""
+    entries = entries if entries is not None else _entries(tournament)
+    if snapshot is _UNSET:
+        snapshot = latest_snapshot(tournament)
+    raw_rows: list[Mapping[str, Any]] = [r for r in (snapshot.rows if snapshot else []) if isinstance(r, Mapping)]
+    columns = _columns(tournament, raw_rows)
+    keys = [c[0] for c in columns]
     rows: list[StandingsRow] = []
     for i, raw in enumerate(raw_rows, 1):
         entry = entries.get(_entry_id(raw) or -1)
@@ -333,6 +477,38 @@ def standings(tournament: Tournament, entries: Mapping[int, Entry] | None = None
                 values=[_fmt_value(_value(raw, k)) for k in keys],
                 raw=raw,
                 columns=columns,
+            )
+        )
+    return Standings(snapshot=snapshot, columns=columns, rows=rows)
+
+
+def club_standings(tournament: Tournament, snapshot: StandingsSnapshot | None = _UNSET) -> Standings:
+    """The latest snapshot's club rows: from team matches in a club-team event, from the pairs' rows
+    summed per club otherwise (confirmed games only). Rows carry ``club_ref`` for links."""
+    if snapshot is _UNSET:
+        snapshot = latest_snapshot(tournament)
+    raw_rows: list[Mapping[str, Any]] = [r for r in (snapshot.clubs if snapshot else []) or [] if isinstance(r, Mapping)]
+    columns = _columns(tournament, raw_rows)
+    if tournament.entrant_type == Tournament.EntrantType.CLUB_TEAMS:
+        columns = [(k, *TEAM_COLUMN_LABELS.get(k, (short, full))) for k, short, full in columns]
+    keys = [c[0] for c in columns]
+    ids = {r.get("club_id", r.get("entrant_id")) for r in raw_rows}
+    clubs = Club.objects.in_bulk([i for i in ids if isinstance(i, int)]) if ids else {}
+    rows: list[StandingsRow] = []
+    for i, raw in enumerate(raw_rows, 1):
+        club_id = raw.get("club_id", raw.get("entrant_id"))
+        club = clubs.get(club_id) if isinstance(club_id, int) else None
+        rank = raw.get("rank", i)
+        rows.append(
+            StandingsRow(
+                rank=f"{rank}=" if raw.get("tied") else rank,
+                entry=None,
+                name=club.name if club else str(raw.get("name") or "?"),
+                club="",
+                values=[_fmt_value(_value(raw, k)) for k in keys],
+                raw=raw,
+                columns=columns,
+                club_ref=club,
             )
         )
     return Standings(snapshot=snapshot, columns=columns, rows=rows)
@@ -420,7 +596,7 @@ def board_scorecard(board: Board) -> list[GameCard]:
 def public_board(tournament: Tournament, board_id: int) -> Board:
     try:
         return Board.objects.select_related(
-            "round", "pair_a__pair__player_1", "pair_a__pair__player_2", "pair_a__pair__club",
+            "round", "team_match__club_a", "team_match__club_b", "pair_a__pair__player_1", "pair_a__pair__player_2", "pair_a__pair__club",
             "pair_b__pair__player_1", "pair_b__pair__player_2", "pair_b__pair__club",
         ).get(id=board_id, round__tournament=tournament, round__status__in=PUBLIC_ROUND_STATUSES)
     except Board.DoesNotExist:

@@ -1,4 +1,8 @@
-"""Public pages: no login, published tournaments only. Each view reads through ``web.selectors``."""
+"""Public pages: no login, published tournaments only. Each view reads through ``web.selectors``.
+
+Every tournament page is cached in a tier (``web.cache``: ``live`` for what shows live scores, ``results``
+for the rest), keyed by the latest change, under the ETag/304 of ``web.http``.
+"""
 
 from __future__ import annotations
 
@@ -7,14 +11,19 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from tournaments.models import Tournament
 from web import selectors
+from web.cache import cached_page
 from web.http import public_page
 
 
 def _tournament_context(request: HttpRequest, slug: str) -> dict[str, Any]:
     tournament = selectors.public_tournament(slug)
     rounds = selectors.public_rounds(tournament)
-    return {"tournament": tournament, "rounds": rounds, "current_round": selectors.current_round(tournament, rounds)}
+    return {
+        "tournament": tournament, "rounds": rounds, "current_round": selectors.current_round(tournament, rounds),
+        "club_teams": tournament.entrant_type == Tournament.EntrantType.CLUB_TEAMS,
+    }
 
 
 @public_page
@@ -23,6 +32,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 @public_page
+@cached_page("results")
 def tournament_home(request: HttpRequest, slug: str) -> HttpResponse:
     ctx = _tournament_context(request, slug)
     current = ctx["current_round"]
@@ -38,6 +48,11 @@ def tournament_home(request: HttpRequest, slug: str) -> HttpResponse:
         entry_count=ctx["tournament"].entries.filter(withdrawn=False).count(),
         nav="home",
     )
+    if ctx["club_teams"]:
+        ctx.update(
+            team_matches=selectors.team_matches(current, boards) if current else [],
+            club_table=selectors.club_standings(ctx["tournament"]),
+        )
     return render(request, "public/tournament.html", ctx)
 
 
@@ -46,27 +61,39 @@ def _standings_context(request: HttpRequest, slug: str) -> dict[str, Any]:
     tournament = ctx["tournament"]
     current = ctx["current_round"]
     boards = selectors.round_boards(current) if current else []
+    snapshot = selectors.latest_snapshot(tournament)
     ctx.update(
-        standings=selectors.standings(tournament),
+        standings=selectors.standings(tournament, snapshot=snapshot),
         live_boards=[b for b in boards if not b.is_bye and b.status != "done"],
         byes=[b for b in boards if b.is_bye],
         nav="standings",
     )
+    if ctx["club_teams"]:
+        matches = selectors.team_matches(current, boards) if current else []
+        ctx.update(
+            club_table=selectors.club_standings(tournament, snapshot=snapshot),
+            team_matches=[m for m in matches if not m.is_bye],
+            team_byes=[m for m in matches if m.is_bye],
+            byes=[],  # a club's bye is a team match bye, shown with the team matches
+        )
     return ctx
 
 
 @public_page
+@cached_page("live")
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "public/standings.html", _standings_context(request, slug))
 
 
 @public_page
+@cached_page("live")
 def standings_live(request: HttpRequest, slug: str) -> HttpResponse:
     """The fragment the standings page polls: standings, byes and boards in play."""
     return render(request, "public/_standings_live.html", _standings_context(request, slug))
 
 
 @public_page
+@cached_page("results")
 def rounds(request: HttpRequest, slug: str) -> HttpResponse:
     ctx = _tournament_context(request, slug)
     ctx["nav"] = "rounds"
@@ -78,16 +105,30 @@ def _pairings_context(request: HttpRequest, slug: str, number: int) -> dict[str,
     round_ = selectors.public_round(ctx["tournament"], number)
     query = request.GET.get("q", "").strip()[:80]
     boards = selectors.round_boards(round_)
-    ctx.update(round=round_, query=query, boards=selectors.search_boards(boards, query), total=len(boards), nav="rounds")
+    shown = selectors.search_boards(boards, query)
+    ctx.update(round=round_, query=query, boards=shown, total=len(boards), nav="rounds")
+    matches = selectors.team_matches(round_, boards) if ctx["club_teams"] else []
+    if matches:
+        # Boards grouped under their team match (club v club, bullseyes per club); only the groups with a
+        # board that matches the search.
+        visible = {s.board.id for s in shown}
+        groups = []
+        for match in matches:
+            rows = [b for b in match.boards if b.board.id in visible]
+            if rows or (match.is_bye and not query):
+                groups.append((match, rows))
+        ctx["team_groups"] = groups
     return ctx
 
 
 @public_page
+@cached_page("live")
 def pairings(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return render(request, "public/pairings.html", _pairings_context(request, slug, number))
 
 
 @public_page
+@cached_page("live")
 def pairings_live(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return render(request, "public/_pairings_rows.html", _pairings_context(request, slug, number))
 
@@ -96,21 +137,25 @@ def _board_context(request: HttpRequest, slug: str, board_id: int) -> dict[str, 
     ctx = _tournament_context(request, slug)
     board = selectors.public_board(ctx["tournament"], board_id)
     summary = selectors.summarise(board, {board.pair_a_id: board.pair_a, **({board.pair_b_id: board.pair_b} if board.pair_b else {})})
-    ctx.update(board=board, summary=summary, games=selectors.board_scorecard(board), nav="rounds")
+    ctx.update(board=board, summary=summary, games=selectors.board_scorecard(board), nav="rounds",
+               team_match=board.team_match)
     return ctx
 
 
 @public_page
+@cached_page("live")
 def board(request: HttpRequest, slug: str, board_id: int) -> HttpResponse:
     return render(request, "public/board.html", _board_context(request, slug, board_id))
 
 
 @public_page
+@cached_page("live")
 def board_live(request: HttpRequest, slug: str, board_id: int) -> HttpResponse:
     return render(request, "public/_board_games.html", _board_context(request, slug, board_id))
 
 
 @public_page
+@cached_page("results")
 def pair(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
     ctx = _tournament_context(request, slug)
     tournament = ctx["tournament"]
@@ -124,25 +169,33 @@ def pair(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
 
 
 @public_page
+@cached_page("results")
 def clubs(request: HttpRequest, slug: str) -> HttpResponse:
     ctx = _tournament_context(request, slug)
-    ctx.update(clubs=selectors.tournament_clubs(ctx["tournament"]), nav="clubs")
+    ctx.update(clubs=selectors.tournament_clubs(ctx["tournament"]), club_table=selectors.club_standings(ctx["tournament"]),
+               nav="clubs")
     return render(request, "public/clubs.html", ctx)
 
 
 @public_page
+@cached_page("results")
 def club(request: HttpRequest, slug: str, club_id: int) -> HttpResponse:
     ctx = _tournament_context(request, slug)
     tournament = ctx["tournament"]
     club_, members = selectors.public_club(tournament, club_id)
-    table = selectors.standings(tournament)
+    snapshot = selectors.latest_snapshot(tournament)
+    table = selectors.standings(tournament, snapshot=snapshot)
     member_ids = {e.id for e in members}
     rows = [r for r in table.rows if r.entry and r.entry.id in member_ids]
-    ctx.update(club=club_, members=members, standings=table, rows=rows, nav="clubs")
+    clubs = selectors.club_standings(tournament, snapshot=snapshot)
+    club_row = next((r for r in clubs.rows if r.club_ref and r.club_ref.id == club_.id), None)
+    ctx.update(club=club_, members=members, standings=table, rows=rows, club_row=club_row, club_count=len(clubs.rows),
+               nav="clubs")
     return render(request, "public/club.html", ctx)
 
 
 @public_page
+@cached_page("results")
 def stats(request: HttpRequest, slug: str) -> HttpResponse:
     ctx = _tournament_context(request, slug)
     rows, records = selectors.tournament_stats(ctx["tournament"])

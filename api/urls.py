@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.urls import include, path
 from rest_framework.routers import SimpleRouter
 
+from .etag import cached_public
 from .views import auth, boards, devices, people, public, rounds, tablet, tournaments
 
 app_name = "api"
@@ -53,10 +54,10 @@ public_urls = [
     path("tournaments/", public.TournamentListView.as_view(), name="public-tournaments"),
     path("tournaments/<slug:slug>/", public.TournamentView.as_view(), name="public-tournament"),
     path("tournaments/<slug:slug>/rounds/", public.RoundsView.as_view(), name="public-rounds"),
-    path("tournaments/<slug:slug>/rounds/<int:number>/", public.RoundView.as_view(), name="public-round"),
-    path("tournaments/<slug:slug>/boards/<int:board_id>/", public.ScorecardView.as_view(), name="public-scorecard"),
-    path("tournaments/<slug:slug>/standings/", public.StandingsView.as_view(), name="public-standings"),
-    path("tournaments/<slug:slug>/statistics/", public.StatisticsView.as_view(), name="public-statistics"),
+    path("tournaments/<slug:slug>/rounds/<int:number>/", cached_public(public.RoundView.as_view(), "live"), name="public-round"),
+    path("tournaments/<slug:slug>/boards/<int:board_id>/", cached_public(public.ScorecardView.as_view(), "live"), name="public-scorecard"),
+    path("tournaments/<slug:slug>/standings/", cached_public(public.StandingsView.as_view(), "live"), name="public-standings"),
+    path("tournaments/<slug:slug>/statistics/", cached_public(public.StatisticsView.as_view(), "results"), name="public-statistics"),
 ]
 
 urlpatterns = [

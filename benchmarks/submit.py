@@ -13,7 +13,9 @@ each hand its own committed transaction, on the same connection:
 - ``idempotent``: the same through ``idempotent_call``, as the tablet API calls it (+ the key's record).
 
 The three run interleaved in batches (so they share the machine's load); prints hands/s, the overall
-ratio to ``bare`` and the median batch ratio (the aim: hand_submit at most 3x slower). Without REDIS_URL the
+ratio to ``bare`` and the median batch ratio (the aim: hand_submit at most 3x slower), this process's CPU per
+hand, and the statements a hand costs (counted on 200 more hands after the timing, BEGIN and COMMIT
+included, mid-game and at a game's end). Without REDIS_URL the
 outbox publishes in-process (Celery eager: the standings task runs inline at each game's end); with it,
 publishing is one push to Redis (into a queue of the benchmark's own, deleted at the end).
 """
@@ -116,6 +118,25 @@ def time_hand_submit(boards, feeders, hands: int, *, idempotent: bool, key_prefi
     return time.perf_counter() - start
 
 
+def count_statements(boards, feeders, hands: int) -> tuple[float, float, float]:  # noqa: ANN001
+    """Statements sent per hand (BEGIN and COMMIT included): mid-game, at a game's end, and the share of hands
+    that end a game. Not timed (capturing queries costs time of its own)."""
+    from django.test.utils import CaptureQueriesContext
+
+    from tournaments.services import hand_submit
+
+    counts: dict[bool, list[int]] = {False: [], True: []}
+    for i in range(hands):
+        k = i % len(boards)
+        (board, device), (game_number, hand_number, record) = boards[k], feeders[k].next()
+        with CaptureQueriesContext(connection) as queries:
+            hand = hand_submit(board=board, game_number=game_number, hand_number=hand_number, record=record,
+                               device=device)
+        counts[hand.winner is not None].append(len(queries.captured_queries))
+    mid, end = counts[False], counts[True]
+    return (sum(mid) / max(len(mid), 1), sum(end) / max(len(end), 1), len(end) / hands)
+
+
 def time_bare(rows: list[tuple[int, dict, list, list]]) -> float:
     sql = ("INSERT INTO bench_bare_hand (game_id, number, record, form, dealer, events, trump, score_after, winner,"
            " next_dealer, version, status, created_at) VALUES (%s, %s, %s, 'tally', %s, %s, 'S', %s, NULL, %s, 1,"
@@ -189,6 +210,9 @@ def main() -> None:
               f"{totals['service'] / totals['bare']:.2f}x (median batch {median:.2f}x)   {ms('service')}")
         print(f"idempotent_call+submit     {hands / totals['idempotent']:8.0f} hands/s   "
               f"{totals['idempotent'] / totals['bare']:.2f}x (median batch {median_idem:.2f}x)   {ms('idempotent')}")
+        mid, end, share = count_statements(boards, feeders, 200)
+        print(f"hand_submit statements     {mid:.1f} mid-game, {end:.1f} at a game's end (one hand in "
+              f"{1 / share if share else float('inf'):.1f}), BEGIN and COMMIT included; bare INSERT: 1")
     finally:
         connection.creation.destroy_test_db(old_name, verbosity=0)
         if os.environ.get("REDIS_URL"):

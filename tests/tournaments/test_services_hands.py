@@ -7,6 +7,8 @@ hand-written tally records (tests/tournaments/factories.py): ``tally(dealer, to=
 from __future__ import annotations
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from tests.tournaments.factories import (
     current_game,
@@ -29,6 +31,7 @@ from tournaments.services import (
     PreconditionFailed,
     PreconditionRequired,
     ValidationFailed,
+    board_results_refresh,
     board_seat,
     game_confirm,
     hand_correct,
@@ -38,6 +41,7 @@ from tournaments.services import (
     hand_void,
     round_close,
 )
+from tournaments.services import hands as hands_service
 
 pytestmark = pytest.mark.django_db
 
@@ -127,6 +131,19 @@ def test_a_hand_number_already_taken_answers_409_with_the_current_state():
     assert Hand.objects.count() == 1
 
 
+def test_the_unique_active_hand_per_number_still_answers_hand_number_taken_if_the_checks_miss():
+    """The database constraint, not the Python check, is what keeps one active hand per number: with the
+    game's last_hand_number wrong (as a check that raced would see it) the write is refused, nothing lands."""
+    board = make_board()
+    submit(board, tally(0))
+    Game.objects.filter(board=board, number=1).update(last_hand_number=0)
+    with pytest.raises(Conflict) as exc:
+        hand_submit(board=board, game_number=1, hand_number=1, record=tally(1, to=1))
+    assert exc.value.code == "hand_number_taken"
+    assert Hand.objects.count() == 1 and AuditEvent.objects.filter(action="hand.submit").count() == 1
+    assert Game.objects.get(board=board, number=1).score == [4, 0]
+
+
 def test_a_hand_number_beyond_the_next_is_refused_with_the_state():
     board = make_board()
     with pytest.raises(Conflict) as exc:
@@ -192,15 +209,101 @@ def test_a_tablet_writes_only_to_the_board_at_its_own_table():
     assert hand_submit(board=board, game_number=1, hand_number=1, record=tally(0), device=own).device == own
 
 
-def test_hand_submit_query_count_mid_game_and_at_the_end_of_a_game(django_assert_max_num_queries):
-    """Zulip habit: the hot path's queries are pinned (lock game, last hand, insert, update, audit)."""
+def _statements(queries: CaptureQueriesContext) -> list[str]:
+    """The SQL sent, without the savepoint of the test's transaction (BEGIN/COMMIT in production)."""
+    return [q["sql"] for q in queries.captured_queries if "SAVEPOINT" not in q["sql"]]
+
+
+def test_hand_submit_query_count_mid_game_and_at_the_end_of_a_game():
+    """Zulip habit: the hot path's statements are pinned. PostgreSQL: the lock query (which also draws the
+    hand's id), then one statement writing the hand, the game and the audit event; at a game's end one more
+    read (the board's games) and the board and the next game ride in the same write. SQLite: one statement
+    per row."""
     board = make_board()
     submit(board, tally(0))
-    with django_assert_max_num_queries(7):  # incl. SAVEPOINT/RELEASE of the atomic block
+    postgres = connection.vendor == "postgresql"
+    with CaptureQueriesContext(connection) as mid:
         hand_submit(board=board, game_number=1, hand_number=2, record=tally(1))
+    assert len(_statements(mid)) == (2 if postgres else 4), _statements(mid)  # lock, write | lock, 3 rows
     submit(board, tally(2))
-    with django_assert_max_num_queries(12):  # + the board, its games and confirmations, board update, next game
+    with CaptureQueriesContext(connection) as end:
         hand_submit(board=board, game_number=1, hand_number=4, record=tally(3))
+    assert len(_statements(end)) == (3 if postgres else 7), _statements(end)  # + the board's games (+ 2 rows)
+    assert Game.objects.get(board=board, number=2).first_dealer == 0
+
+
+BOARD_FIELDS = ("bullseyes_a", "bullseyes_b", "chalks_a", "chalks_b", "hang_jacks_a", "hang_jacks_b", "decided",
+                "winner", "is_draw", "all_confirmed", "disputed", "needs_review", "match_format")
+GAME_FIELDS = ("number", "status", "first_dealer", "next_dealer", "score", "winner", "rules", "last_hand_number",
+               "confirmed")
+
+
+def _derived(board: Board) -> tuple:
+    b = Board.objects.filter(pk=board.pk).values(*BOARD_FIELDS).get()
+    games = list(Game.objects.filter(board=board).order_by("number", "id").values_list(*GAME_FIELDS))
+    return b, games
+
+
+@pytest.mark.parametrize(("fmt", "pairing_system", "winners"), [
+    ({"kind": "first_to", "n": 2}, "swiss", [0, 1, 1]),
+    ({"kind": "first_to", "n": 1}, "swiss", [1]),
+    ({"kind": "games", "n": 2}, "swiss", [0, 1]),
+    ({"kind": "games", "n": 3}, "round_robin", [1, 1, 0]),
+    ({"kind": "games", "n": 2}, "knockout", [0, 1, 0]),
+    ({"kind": "first_to", "n": 2}, "knockout", [1, 0, 0]),
+])
+def test_a_game_end_derives_the_board_as_board_results_refresh_does(fmt, pairing_system, winners, monkeypatch):
+    """hand_submit derives the board at a game's end without board_results_refresh's reads of confirmations
+    (a game that just ended has none): after every game end, in every match format, deriving the board in
+    full changes nothing, also with an earlier game confirmed by the organiser and one refused by a pair."""
+
+    def full_derivation(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        raise AssertionError("a pairs board's game end should not need the full derivation")
+
+    monkeypatch.setattr(hands_service, "board_after_change", full_derivation)
+    board = make_board(match_format=fmt, pairing_system=pairing_system)
+    organiser = make_organiser(board.round.tournament)
+    for i, side in enumerate(winners):
+        win_game(board, to=side, hands=2 if i % 2 else 4)
+        game = Game.objects.get(board=board, number=i + 1)
+        if i == 0:
+            game_confirm(game=game, party="organiser", user=organiser)
+        elif i == 1:
+            game_confirm(game=game, party="b", agrees=False, reason="we count it otherwise", user=organiser)
+        before = _derived(board)
+        board_results_refresh(Board.objects.select_related("round__tournament", "team_match").get(pk=board.pk))
+        assert _derived(board) == before
+    assert fresh(board).decided
+
+
+def test_last_hand_number_follows_the_games_active_hands_through_undo_correction_and_void():
+    board = make_board()
+    organiser = make_organiser(board.round.tournament)
+
+    def check() -> None:
+        for game in Game.objects.filter(board=board).exclude(status="voided"):
+            numbers = list(game.hands.filter(status="active").values_list("number", flat=True))
+            assert game.last_hand_number == max(numbers, default=0), game.number
+
+    h1 = submit(board, tally(0))
+    h2 = submit(board, tally(1))
+    check()
+    hand_undo(board=board, hand_id=h2.pk)
+    check()
+    assert hand_preview(board=board, record=tally(1))["hand_number"] == 2
+    submit(board, tally(1))
+    submit(board, tally(2))
+    last = submit(board, tally(3))  # the fourth +4 ends game 1 at 14; game 2 opens with last_hand_number 0
+    check()
+    hand_undo(board=board, hand_id=last.pk)  # across the end of game 1: it reopens, game 2 is voided
+    check()
+    corrected = hand_correct(hand=h1, record=tally(0, to=1), expected_version=1, user=organiser)
+    check()
+    hand_void(hand=corrected, user=organiser, with_later=True)
+    check()
+    assert current_game(board).last_hand_number == 0
+    submit(board, tally(0))
+    check()
 
 
 def test_preview_is_a_dry_run_that_stores_nothing():

@@ -128,6 +128,9 @@ class Game(models.Model):
     score = models.JSONField(default=list)
     winner = models.PositiveSmallIntegerField(null=True, blank=True)
     next_dealer = models.PositiveSmallIntegerField()
+    #: The number of the game's last active hand (0 before hand 1), kept by the hand services so that a
+    #: submission learns the next number from the row it locks (no MAX query on the hot path).
+    last_hand_number = models.PositiveIntegerField(default=0)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.IN_PLAY)
     #: True when the game was decided by the organiser when time was called, not by play.
     awarded = models.BooleanField(default=False)

@@ -1,6 +1,7 @@
 """The audit trail: one append-only ``AuditEvent`` per change, written in the change's own transaction.
 
 Nothing here updates or deletes an event. ``before``/``after`` hold small JSON snapshots of what changed.
+Written with ``row_insert`` (one prebuilt INSERT), or by the caller with its own rows (``audit_event``).
 """
 
 from __future__ import annotations
@@ -10,6 +11,32 @@ from typing import Any
 from django.db import models
 
 from tournaments.models import AuditEvent, Device
+
+from ._common import row_insert
+
+
+def audit_event(
+    *,
+    action: str,
+    obj: models.Model,
+    tournament_id: int | None,
+    before: Any = None,
+    after: Any = None,
+    device: Device | None = None,
+    user: Any = None,
+) -> AuditEvent:
+    """One audit event (``action`` like ``hand.submit``) about ``obj``, not written yet: for a caller that
+    writes it together with its change (``rows_write``)."""
+    return AuditEvent(
+        tournament_id=tournament_id,
+        user=user if getattr(user, "is_authenticated", False) else None,
+        device=device,
+        action=action,
+        object_type=obj._meta.model_name or type(obj).__name__.lower(),
+        object_id=str(obj.pk),
+        before=before,
+        after=after,
+    )
 
 
 def audit_record(
@@ -23,13 +50,7 @@ def audit_record(
     user: Any = None,
 ) -> AuditEvent:
     """Append one audit event (``action`` like ``hand.submit``) about ``obj``."""
-    return AuditEvent.objects.create(
-        tournament_id=tournament_id,
-        user=user if getattr(user, "is_authenticated", False) else None,
-        device=device,
-        action=action,
-        object_type=obj._meta.model_name or type(obj).__name__.lower(),
-        object_id=str(obj.pk),
-        before=before,
-        after=after,
-    )
+    event = audit_event(action=action, obj=obj, tournament_id=tournament_id, before=before, after=after,
+                        device=device, user=user)
+    row_insert(event)
+    return event

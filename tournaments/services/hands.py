@@ -15,25 +15,30 @@ from collections import defaultdict
 from collections.abc import Mapping
 from typing import Any
 
-from django.db import IntegrityError, transaction
-from django.db.models import F, Q
+from django.db import DEFAULT_DB_ALIAS, IntegrityError, connections, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from tournaments import adapters
-from tournaments.models import Board, Device, Game, GameConfirmation, Hand, Round
+from tournaments.models import Board, Device, Game, GameConfirmation, Hand, Round, Tournament
 
 from ._common import (
+    OPEN_ROUND_STATUSES,
     STANDINGS_TASK,
     actor,
     check_device,
     check_round_open,
     check_round_status,
     conflict,
+    model_columns,
     refusals_with_state,
     require_organiser,
+    row_fetch,
+    row_insert,
+    rows_write,
 )
-from .audit import audit_record
-from .boards import board_after_change
+from .audit import audit_event, audit_record
+from .boards import DEFAULT_MATCH_FORMAT, board_after_change, match_outcome
 from .errors import (
     Conflict,
     NotFound,
@@ -91,20 +96,106 @@ def hand_submit(
         raise conflict("hand_number_taken", f"Hand {hand_number} of game {game_number} is already in.", board) from None
 
 
+_LOCK_SQL: dict[str, str] = {}
+_LOCK_EXTRA = ("next_hand_id", "board_table", "board_decided", "round_status", "round_number", "tournament_id")
+
+
+def _lock_sql(using: str) -> str:
+    """The hot path's one read: the live game ``number`` of a board, locked (its row only), with the few board
+    and round fields the checks need. Built once per database from the models' own tables and columns."""
+    if using not in _LOCK_SQL:
+        connection = connections[using]
+        q = connection.ops.quote_name
+        game, board, round_ = (q(m._meta.db_table) for m in (Game, Board, Round))
+        lock = ""
+        if connection.features.has_select_for_update:  # SQLite has none: the unique constraints decide there
+            lock = " FOR UPDATE OF g" if connection.features.has_select_for_update_of else " FOR UPDATE"
+        next_id = "NULL"
+        if connection.vendor == "postgresql":  # the hand's id, so that its row, the game's and the audit's
+            next_id = f"nextval(pg_get_serial_sequence('{Hand._meta.db_table}', '{Hand._meta.pk.column}'))"
+        _LOCK_SQL[using] = (
+            f"SELECT {model_columns(Game, 'g', using=using)}, {next_id}, b.{q('table')}, b.{q('decided')}, "
+            f"r.{q('status')}, r.{q('number')}, r.{q('tournament_id')} "
+            f"FROM {game} g INNER JOIN {board} b ON b.{q('id')} = g.{q('board_id')} "
+            f"INNER JOIN {round_} r ON r.{q('id')} = b.{q('round_id')} "
+            f"WHERE g.{q('board_id')} = %s AND g.{q('number')} = %s AND g.{q('status')} <> %s{lock}"
+        )
+    return _LOCK_SQL[using]
+
+
+def _lock_game(board_id: int, game_number: int) -> Game | None:
+    """The game row locked (``select_for_update(of=("self",))``: the board and round are joined, not locked),
+    as a ``Game`` carrying ``board_table``, ``board_decided``, ``round_status``, ``round_number``,
+    ``tournament_id`` and ``next_hand_id``: on PostgreSQL drawn from the hands' sequence (a refused
+    submission leaves a gap in the ids, as a rolled-back INSERT does), None elsewhere. Hand-written because
+    the ORM's compilation of this query cost more CPU than the whole bare INSERT it is measured against
+    (benchmarks/submit.py); the row goes through the model's converters (``row_fetch``)."""
+    return row_fetch(Game, _lock_sql(DEFAULT_DB_ALIAS), [board_id, game_number, Game.Status.VOIDED], _LOCK_EXTRA)
+
+
+_BOARD_SQL: dict[str, str] = {}
+
+
+def _board_sql(using: str) -> str:
+    """The board's live games (number, status, winner) with the board, round and tournament fields that decide
+    its match, read in a statement of its own after the game lock (so it sees what committed meanwhile)."""
+    if using not in _BOARD_SQL:
+        q = connections[using].ops.quote_name
+        game, board, round_, tournament = (q(m._meta.db_table) for m in (Game, Board, Round, Tournament))
+        _BOARD_SQL[using] = (
+            f"SELECT g.{q('number')}, g.{q('status')}, g.{q('winner')}, b.{q('match_format')}, "
+            f"b.{q('team_match_id')}, b.{q('pair_b_id')}, b.{q('decided')}, r.{q('status')}, t.{q('pairing_system')} "
+            f"FROM {game} g INNER JOIN {board} b ON b.{q('id')} = g.{q('board_id')} "
+            f"INNER JOIN {round_} r ON r.{q('id')} = b.{q('round_id')} "
+            f"INNER JOIN {tournament} t ON t.{q('id')} = r.{q('tournament_id')} "
+            f"WHERE g.{q('board_id')} = %s AND g.{q('status')} <> %s ORDER BY g.{q('number')}"
+        )
+    return _BOARD_SQL[using]
+
+
+def _board_after_game_end(board_id: int, game: Game, rules: Any) -> list[Any] | None:
+    """The board's rows to write when a submitted hand ends ``game`` (the game not written yet): the board's
+    ``decided``/``winner``/``is_draw``/``all_confirmed`` (and ``updated_at``) and, while the match needs one,
+    the next game. What ``board_results_refresh`` would derive, without its reads of what a game's end cannot
+    change: the board's confirmed figures and its dispute count confirmations, and the game just ended has
+    none, so ``all_confirmed`` is False. None when the board needs the full derivation (a team match's board,
+    or any state a submission does not normally meet); ``tests/tournaments/test_services_hands.py`` checks
+    the two agree after every game end of boards in each match format.
+    """
+    connection = connections[DEFAULT_DB_ALIAS]
+    with connection.cursor() as cursor:
+        cursor.execute(_board_sql(DEFAULT_DB_ALIAS), [board_id, Game.Status.VOIDED])
+        rows = cursor.fetchall()
+    if not rows:
+        return None
+    fmt, team_match_id, pair_b_id, decided, round_status, pairing_system = rows[0][3:]
+    if (team_match_id is not None or pair_b_id is None or decided or round_status not in OPEN_ROUND_STATUSES
+            or rows[-1][0] != game.number):
+        return None
+    winners = [game.winner if number == game.number else winner
+               for number, status, winner, *_ in rows if number == game.number or status == Game.Status.FINISHED]
+    fmt = Board._meta.get_field("match_format").from_db_value(fmt, None, connection)  # type: ignore[attr-defined]
+    outcome = match_outcome(fmt or DEFAULT_MATCH_FORMAT, winners,
+                            knockout=pairing_system == Tournament.PairingSystem.KNOCKOUT)
+    board = Board(pk=board_id, decided=outcome.decided, winner=outcome.winner, is_draw=outcome.is_draw,
+                  all_confirmed=False)
+    writes: list[Any] = [(board, ["decided", "winner", "is_draw", "all_confirmed", "updated_at"])]
+    if outcome.needs_game:
+        writes.append(Game(board_id=board_id, number=game.number + 1, first_dealer=game.next_dealer,
+                           next_dealer=game.next_dealer, rules=game.rules, score=adapters.starting_score(rules)))
+    return writes
+
+
 @transaction.atomic
 def _hand_submit(
     *, board: Board, game_number: int, hand_number: int, record: Mapping[str, Any],
     device: Device | None, user: Any,
 ) -> Hand:
-    # The lock query reads the few board and round fields the checks need as plain values (no related
-    # model instances: this is the hot path); the board itself is loaded only when the game ends.
-    game = (
-        Game.objects.select_for_update(of=("self",))
-        .annotate(board_table=F("board__table"), board_decided=F("board__decided"),
-                  round_status=F("board__round__status"), round_number=F("board__round__number"),
-                  tournament_id=F("board__round__tournament_id"))
-        .exclude(status=Game.Status.VOIDED).filter(board_id=board.pk, number=game_number).order_by("pk").first()
-    )
+    # The hot path, mid-game on PostgreSQL: BEGIN, the lock query, one statement writing the hand, the game
+    # and the audit event (``rows_write``), COMMIT. The next hand number comes from the locked row
+    # (``last_hand_number``); the board is loaded only when the game ends, and the board's current state
+    # only for a refusal (``refusals_with_state``).
+    game = _lock_game(board.pk, game_number)
     if game is None:
         fresh = Board.objects.select_related("round").get(pk=board.pk)
         check_device(fresh, device, tournament_id=fresh.round.tournament_id)
@@ -120,31 +211,32 @@ def _hand_submit(
         raise conflict("game_over", f"Game {game_number} is over: it was won by side {game.winner}.", board)
     if game.board_decided:  # type: ignore[attr-defined]
         raise conflict("match_decided", "The board's match is decided: its play has stopped.", board)
-    # Read after the lock (a new statement sees what a concurrent submission committed meanwhile).
-    last = (
-        Hand.objects.filter(game=game, status=Hand.Status.ACTIVE).order_by("-number")
-        .values_list("number", flat=True).first()
-    ) or 0
+    last = game.last_hand_number
     if hand_number <= last:
         raise conflict("hand_number_taken", f"Hand {hand_number} of game {game_number} is already in.", board)
     if hand_number > last + 1:
         raise conflict("hand_number_ahead", f"Hand {last + 1} of game {game_number} comes next.", board)
     dealer = game.next_dealer
-    result = adapters.hand_score(adapters.rules_for_game(game), game.score, record, dealer=dealer)
+    rules = adapters.rules_for_game(game)
+    result = adapters.hand_score(rules, game.score, record, dealer=dealer)
     fields = adapters.hand_fields(result)
-    hand = Hand.objects.create(
-        game=game, number=hand_number, record=record, form=adapters.record_form(record), dealer=dealer,
-        device=device, user=actor(user), **fields,
-    )
-    game.score, game.next_dealer = fields["score_after"], fields["next_dealer"]
-    update = ["score", "next_dealer"]
+    hand = Hand(id=game.next_hand_id, game=game, number=hand_number, record=record,  # type: ignore[attr-defined]
+                form=adapters.record_form(record), dealer=dealer, device=device, user=actor(user), **fields)
+    writes: list[Any] = [hand]
+    if hand.pk is None:  # no id drawn (SQLite): the hand's own INSERT tells it, for the audit event
+        row_insert(hand)
+        writes = []
+    game.score, game.next_dealer, game.last_hand_number = fields["score_after"], fields["next_dealer"], hand_number
+    update = ["score", "next_dealer", "last_hand_number"]
     if result.winner is not None:
         game.winner, game.status, game.ended_at = result.winner, Game.Status.FINISHED, timezone.now()
         update += ["winner", "status", "ended_at"]
-    game.save(update_fields=update)
-    audit_record(action="hand.submit", obj=hand, tournament_id=tournament_id, device=device, user=actor(user),
-                 after=_hand_summary(hand, game.number))
-    if result.winner is not None:
+    event = audit_event(action="hand.submit", obj=hand, tournament_id=tournament_id, device=device,
+                        user=actor(user), after=_hand_summary(hand, game.number))
+    board_writes = _board_after_game_end(board.pk, game, rules) if result.winner is not None else []
+    # A taken number still meets the unique constraint here: IntegrityError, answered hand_number_taken.
+    rows_write([*writes, (game, update), event, *(board_writes or [])])
+    if board_writes is None:  # a team match's board (or an unusual state): derive the board in full
         board_after_change(Board.objects.select_related("round__tournament").get(pk=board.pk), race_check=True)
     # No standings recompute here: standings count confirmed games only, and a game that just ended is not
     # confirmed yet; its confirmation (or a correction, a void, closing the round) enqueues it.
@@ -171,11 +263,10 @@ def hand_preview(
         raise conflict("stale_game", f"Game {game_number} is not the board's current game.", board)
     if game.status == Game.Status.FINISHED:
         raise conflict("game_over", f"Game {game.number} is over.", board)
-    last = _last_active_hand(game)
     result = adapters.hand_score(adapters.rules_for_game(game), game.score, record, dealer=game.next_dealer)
     return {
         "game_number": game.number,
-        "hand_number": (last.number if last else 0) + 1,
+        "hand_number": game.last_hand_number + 1,
         "dealer": game.next_dealer,
         "score_before": list(game.score),
         "result": adapters.result_dict(result),
@@ -201,8 +292,9 @@ def _reopen(game: Game, after_voiding: Hand) -> None:
     rules = adapters.rules_for_game(game)
     game.score = previous.score_after if previous else adapters.starting_score(rules)
     game.next_dealer = previous.next_dealer if previous else game.first_dealer
+    game.last_hand_number = previous.number if previous else 0
     game.winner, game.status, game.ended_at = None, Game.Status.IN_PLAY, None
-    game.save(update_fields=["score", "next_dealer", "winner", "status", "ended_at"])
+    game.save(update_fields=["score", "next_dealer", "last_hand_number", "winner", "status", "ended_at"])
 
 
 @refusals_with_state
@@ -271,8 +363,8 @@ class _Breaks(Exception):
 def _replay(games: list[Game]) -> tuple[set[int], set[int]]:
     """Rescore every active hand of the board's live games, in order, as recorded.
 
-    Updates hands' derived fields and games' score, dealer, winner and status; voids an empty game whose
-    game before no longer ends. Raises ``_Breaks`` at the first hand that no longer fits. Returns the ids
+    Updates hands' derived fields and games' score, dealer, winner, status and last hand number; voids an
+    empty game whose game before no longer ends. Raises ``_Breaks`` at the first hand that no longer fits. Returns the ids
     of changed games and of games that reopened.
     """
     by_game: dict[int, list[Hand]] = defaultdict(list)
@@ -287,14 +379,15 @@ def _replay(games: list[Game]) -> tuple[set[int], set[int]]:
         if previous is not None and previous.status != Game.Status.FINISHED:
             if hands:
                 raise _Breaks(game.number, hands[0], f"game {previous.number} no longer ends, so game {game.number} cannot have begun")
-            game.status, game.ended_at = Game.Status.VOIDED, now
-            game.save(update_fields=["status", "ended_at"])
+            game.status, game.ended_at, game.last_hand_number = Game.Status.VOIDED, now, 0
+            game.save(update_fields=["status", "ended_at", "last_hand_number"])
             changed.add(game.pk)
             continue
         if previous is not None and game.first_dealer != previous.next_dealer:
             game.first_dealer = previous.next_dealer
             game.save(update_fields=["first_dealer"])
             changed.add(game.pk)
+        last_number = hands[-1].number if hands else 0
         rules = adapters.rules_for_game(game)
         score: list[int] = adapters.starting_score(rules)
         dealer, winner, won_at = game.first_dealer, None, 0
@@ -315,15 +408,20 @@ def _replay(games: list[Game]) -> tuple[set[int], set[int]]:
                 changed.add(game.pk)
             score, dealer, winner, won_at = fields["score_after"], fields["next_dealer"], fields["winner"], h.number
         if game.awarded:  # decided by the organiser when time was called: the award stands
+            if game.last_hand_number != last_number:
+                game.last_hand_number = last_number
+                game.save(update_fields=["last_hand_number"])
             previous = game
             continue
         status = Game.Status.FINISHED if winner is not None else Game.Status.IN_PLAY
-        if (list(game.score), game.next_dealer, game.winner, game.status) != (score, dealer, winner, status):
+        if ((list(game.score), game.next_dealer, game.winner, game.status, game.last_hand_number)
+                != (score, dealer, winner, status, last_number)):
             if game.status == Game.Status.FINISHED and status == Game.Status.IN_PLAY:
                 reopened.add(game.pk)
             game.score, game.next_dealer, game.winner, game.status = score, dealer, winner, status
+            game.last_hand_number = last_number
             game.ended_at = (game.ended_at or now) if winner is not None else None
-            game.save(update_fields=["score", "next_dealer", "winner", "status", "ended_at"])
+            game.save(update_fields=["score", "next_dealer", "winner", "status", "ended_at", "last_hand_number"])
             changed.add(game.pk)
         previous = game
     return changed, reopened

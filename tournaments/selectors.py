@@ -55,7 +55,8 @@ def board_state(board: Board) -> dict[str, Any]:
     ``hands`` (the current game's active hands), ``last_hand_id`` (what an undo names), ``games`` (each
     game: id, number, status, score, winner, awarded, confirmed, confirmations), ``result`` (decided, winner,
     draw, bullseyes/chalks/hang jacks of confirmed games, ``live_bullseyes`` of finished games,
-    all_confirmed, disputed) and ``team_match``.
+    all_confirmed, disputed) and ``team_match`` (id, slot, bullseyes and winner per club, A then B, format,
+    and ``club_a_side``: the board's side club A's pair sits on, as sides alternate down the boards).
     """
     board = (
         Board.objects.select_related(
@@ -113,6 +114,8 @@ def board_state(board: Board) -> dict[str, Any]:
         "team_match": None if team_match is None else {
             "id": team_match.pk, "slot": board.slot, "bullseyes": [team_match.bullseyes_a, team_match.bullseyes_b],
             "decided": team_match.decided, "winner": team_match.winner, "format": team_match.team_format,
+            # sides alternate down a team match's boards: the side club A's pair sits on at this board
+            "club_a_side": 1 if board.pair_a_id in team_match.lineup_b else 0,
         },
     }
 

@@ -21,6 +21,7 @@ from tests.tournaments.factories import (
 )
 from tests.tournaments.test_tournament_e2e import eager_celery  # noqa: F401 - a fixture
 from tournaments.models import AuditEvent, Board, BoardPair, Club, Entry, Round, TeamMatch, Tournament
+from tournaments.pairing import team_match_boards
 from tournaments.services import (
     Conflict,
     NotAllowed,
@@ -43,6 +44,11 @@ pytestmark = pytest.mark.django_db
 def lower_id_wins(board: Board) -> int:
     """The side holding the lower entry id wins: a field whose order is known in advance."""
     return 0 if board.pair_a_id < board.pair_b_id else 1
+
+
+def club_a_wins(board: Board) -> int:
+    """The side club A's pair sits on (sides alternate down a team match's boards): club A wins the board."""
+    return 1 if board.pair_a_id in board.team_match.lineup_b else 0
 
 
 def play_board(board: Board, side: int) -> Board:
@@ -273,8 +279,10 @@ def test_round_robin_of_club_teams_clubs_meet_clubs_and_pairs_meet_by_line_up_sl
         assert len(matches) == 2 and sum(m.club_b_id is None for m in matches) == 1  # three clubs: one bye
         real = next(m for m in matches if m.club_b_id is not None)
         met_clubs.add(frozenset((real.club_a_id, real.club_b_id)))
+        layout = team_match_boards(real.club_a_id, real.lineup_a, real.club_b_id, real.lineup_b)
         for slot, board in enumerate(real.boards.order_by("slot")):
-            assert (board.pair_a_id, board.pair_b_id) == (real.lineup_a[slot], real.lineup_b[slot])
+            assert {board.pair_a_id, board.pair_b_id} == {real.lineup_a[slot], real.lineup_b[slot]}
+            assert (board.pair_a_id, board.pair_b_id) == (layout[slot].side0, layout[slot].side1)  # sides alternate
         play_round(round_, organiser)
     assert len(met_clubs) == 3
 
@@ -306,8 +314,10 @@ def test_line_up_set_replaces_the_default_and_is_checked_and_recorded():
     team_lineup_set(team_match=match, club=match.club_a_id, entries=[roster[2], roster[0]], user=organiser)
     match.refresh_from_db()
     assert match.lineup_a == [roster[2].pk, roster[0].pk]
-    assert [b.pair_a_id for b in match.boards.order_by("slot")] == match.lineup_a
-    assert set(BoardPair.objects.filter(round=round_, side=0).values_list("entry_id", flat=True)) == set(match.lineup_a)
+    first, second = match.boards.order_by("slot")  # club A's pair on side 0 of board 1, side 1 of board 2
+    assert [first.pair_a_id, second.pair_b_id] == match.lineup_a
+    assert set(BoardPair.objects.filter(round=round_).values_list("entry_id", "side")) == {
+        (match.lineup_a[0], 0), (match.lineup_b[0], 1), (match.lineup_b[1], 0), (match.lineup_a[1], 1)}
     assert fresh(round_).changes[-1]["kind"] == "lineup"
     with pytest.raises(ValidationFailed) as exc:
         team_lineup_set(team_match=match, club=match.club_a_id, entries=[roster[0], roster[0]], user=organiser)
@@ -370,7 +380,7 @@ def test_knockout_of_club_teams_advances_the_club_that_won_the_team_match():
     first = round_start(tournament=tournament, user=organiser)
     matches = list(TeamMatch.objects.filter(round=first).order_by("id"))
     assert [(m.club_a_id, m.club_b_id) for m in matches] == [(clubs[0].pk, clubs[3].pk), (clubs[1].pk, clubs[2].pk)]
-    play_round(first, organiser, winner=lambda board: 0)  # club A's pairs win every board
+    play_round(first, organiser, winner=club_a_wins)  # club A's pairs win every board
     final = round_start(tournament=tournament, user=organiser)
     (match,) = TeamMatch.objects.filter(round=final)
     assert {match.club_a_id, match.club_b_id} == {clubs[0].pk, clubs[1].pk}
@@ -452,7 +462,7 @@ def test_swapping_two_pairs_of_one_club_changes_its_line_up_and_across_clubs_is_
         pk__in=match.lineup_a).get()
     round_draft_swap(round=round_, entry_a=match.lineup_a[1], entry_b=bench, user=organiser)
     match.refresh_from_db()
-    assert match.lineup_a[1] == bench.pk and match.boards.get(slot=1).pair_a_id == bench.pk
+    assert match.lineup_a[1] == bench.pk and match.boards.get(slot=1).pair_b_id == bench.pk  # sides alternate
     with pytest.raises(ValidationFailed) as exc:
         round_draft_swap(round=round_, entry_a=match.lineup_a[0], entry_b=match.lineup_b[0], user=organiser)
     assert exc.value.code == "swap_across_clubs"

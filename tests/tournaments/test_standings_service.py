@@ -11,7 +11,7 @@ from django.db import OperationalError
 from django.utils import timezone
 
 from tests.tournaments.factories import make_device, make_tournament, seat, win_game
-from tests.tournaments.test_pairing_service import clubs_event, pairs_event, play_round
+from tests.tournaments.test_pairing_service import club_a_wins, clubs_event, pairs_event, play_round
 from tests.tournaments.test_tournament_e2e import eager_celery  # noqa: F401 - a fixture
 from tournaments.models import Board, BoardPair, Game, OutboxMessage, Round, StandingsSnapshot, Tournament
 from tournaments.services import (
@@ -140,7 +140,7 @@ def test_club_standings_sum_a_clubs_pairs_in_a_pairs_event():
 def test_club_standings_come_from_team_matches_in_a_club_team_event():
     tournament, clubs, organiser = clubs_event(3, 2)
     round_ = round_start(tournament=tournament, user=organiser)
-    play_round(round_, organiser, winner=lambda board: 0)  # club A takes both boards
+    play_round(round_, organiser, winner=club_a_wins)  # club A takes both boards
     tournament_standings_recompute(tournament_id=tournament.pk)
     snapshot = latest(tournament)
     match = round_.team_matches.get(club_b__isnull=False)

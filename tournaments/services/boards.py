@@ -316,7 +316,7 @@ def _keep_games_in_step(board: Board, games: list[Game], outcome: MatchOutcome, 
 
 
 def team_match_refresh(team_match: TeamMatch) -> TeamMatch:
-    """Total the bullseyes of a team match's boards (submitted games) and decide it.
+    """Total the bullseyes of a team match's boards (submitted games) per club and decide it.
 
     ``games`` kind: decided once every board is decided; more bullseyes wins, level is a draw (in a
     knockout one more game on the first board decides). ``first_to_total`` N: decided the moment one club
@@ -326,12 +326,15 @@ def team_match_refresh(team_match: TeamMatch) -> TeamMatch:
     round_ = team_match.round
     tournament = round_.tournament
     boards = list(team_match.boards.select_related("round__tournament").order_by("slot", "id"))
+    # A game's winner is a side of its board; sides alternate down a team match's boards, so the side is
+    # turned into the club by whose line-up the board's pair A is in (totals are club A's, club B's).
+    club_a_side = {b.pk: 1 if b.pair_a_id in team_match.lineup_b else 0 for b in boards}
     winners = (Game.objects.filter(board__team_match=team_match, status=Game.Status.FINISHED).order_by()
-               .values_list("winner", flat=True))
+               .values_list("board_id", "winner"))
     totals = [0, 0]
-    for w in winners:
+    for board_id, w in winners:
         if w is not None:
-            totals[w] += 1
+            totals[0 if w == club_a_side[board_id] else 1] += 1
     fmt = team_match.team_format or {}
     kind = fmt.get("kind", "games")
     knockout = tournament.pairing_system == Tournament.PairingSystem.KNOCKOUT

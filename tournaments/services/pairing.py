@@ -69,7 +69,7 @@ from .audit import audit_record
 from .errors import Conflict, DomainError, NotFound, ValidationFailed
 from .knockout import knockout_round, knockout_rounds, qualifier_order
 from .outbox import outbox_enqueue
-from .rounds import round_create, round_seat_boards, round_seat_team_matches
+from .rounds import round_create, round_seat_boards, round_seat_team_matches, team_match_layout
 from .standings import tournament_standings_recompute
 
 logger = logging.getLogger(__name__)
@@ -693,22 +693,26 @@ def _lineup_apply(tournament: Tournament, round_: Round, match: TeamMatch, club:
         checked = list(check_lineup(lineup, roster, k))
     except PairingError as exc:
         raise ValidationFailed("lineup_invalid", f"{club.name}: {exc.message}.", fields={"entries": exc.message}) from exc
-    side = 0 if match.club_a_id == club.pk else 1
     boards = list(Board.objects.select_for_update().filter(team_match=match).order_by("slot", "id"))
-    if side == 0:
+    if match.club_a_id == club.pk:
         match.lineup_a = checked
     else:
         match.lineup_b = checked
     match.save(update_fields=["lineup_a", "lineup_b"])
-    BoardPair.objects.filter(board__in=boards, side=side).delete()
+    # Seat the boards again from both line-ups, sides alternating as the pure core lays them out (a bye's
+    # pairs sit alone on side 0).
+    if match.club_b_id is None:
+        layout: list[tuple[int, int | None]] = [(entry, None) for entry in match.lineup_a]
+    else:
+        layout = [(b.side0, b.side1) for b in team_match_layout(match)]
+    BoardPair.objects.filter(board__in=boards).delete()
     rows = []
-    for slot, board in enumerate(boards):
-        if side == 0:
-            board.pair_a_id = checked[slot]
-        else:
-            board.pair_b_id = checked[slot]
+    for board, (side0, side1) in zip(boards, layout, strict=True):
+        board.pair_a_id, board.pair_b_id = side0, side1
         board.save(update_fields=["pair_a", "pair_b", "updated_at"])
-        rows.append(BoardPair(board=board, round=round_, entry_id=checked[slot], side=side))
+        rows.append(BoardPair(board=board, round=round_, entry_id=side0, side=0))
+        if side1 is not None:
+            rows.append(BoardPair(board=board, round=round_, entry_id=side1, side=1))
     BoardPair.objects.bulk_create(rows)
     history = _history(tournament, round_.number, clubs=False)
     known = {e.pk: e for e in Entry.objects.filter(pk__in=[x for b in boards for x in (b.pair_a_id, b.pair_b_id) if x])

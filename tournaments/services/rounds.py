@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from tournaments import adapters
 from tournaments.models import Board, BoardPair, Club, Entry, Round, TeamMatch, Tournament
+from tournaments.pairing import PairingError, TeamBoard, team_match_boards
 
 from ._common import actor
 from .audit import audit_record
@@ -122,6 +123,18 @@ def round_seat_boards(
     return boards
 
 
+def team_match_layout(team_match: TeamMatch) -> tuple[TeamBoard, ...]:
+    """The boards of a team match from its clubs' line-ups, as the pure core lays them out
+    (``pairing.team_match_boards``): slot i of club A's line-up meets slot i of club B's, and the sides
+    alternate down the boards, club A's pair on side 0 at boards 1, 3, 5... and club B's at boards 2, 4...
+    ``TeamBoard.slot`` counts from 1 (``Board.slot`` from 0). Refuses a club against itself."""
+    try:
+        return team_match_boards(team_match.club_a_id, team_match.lineup_a, team_match.club_b_id,  # type: ignore[arg-type]
+                                 team_match.lineup_b)
+    except PairingError as exc:
+        raise ValidationFailed(exc.code, f"{exc.message}.", fields={"matches": exc.message}) from exc
+
+
 def _lineup(tournament: Tournament, club: Club, k: int, given: Sequence[Entry] | None) -> list[Entry]:
     if given is not None:
         lineup = list(given)
@@ -140,7 +153,10 @@ def round_seat_team_matches(
     lineups: Mapping[int, Sequence[Entry]] | None = None, explanations: Sequence[str] | None = None,
 ) -> list[TeamMatch]:
     """Club-team events: one team match per pairing of clubs, K boards each, slot i of one club's line-up
-    against slot i of the other's (default line-up: the club's first K pairs by seed).
+    against slot i of the other's (default line-up: the club's first K pairs by seed), sides alternating
+    down the boards as the pure core lays them out (``team_match_layout``): club A's pair on side 0 at
+    boards 1, 3, 5..., club B's at boards 2, 4... ``lineup_a``/``lineup_b`` keep each club's pairs in board
+    order whatever side they sit on.
 
     Boards of a ``games`` team match play ``games`` N each; boards of a ``first_to_total`` race play on
     (``{"kind": "race"}``) until one club reaches N bullseyes. A club without an opponent has a bye.
@@ -157,14 +173,21 @@ def round_seat_team_matches(
         explanation = explanations[i] if explanations and i < len(explanations) else ""
         lineup_a = _lineup(tournament, club_a, k, lineups.get(club_a.pk))
         lineup_b = _lineup(tournament, club_b, k, lineups.get(club_b.pk)) if club_b is not None else []
-        team_match = TeamMatch.objects.create(
+        team_match = TeamMatch(
             round=round_, club_a=club_a, club_b=club_b, team_format=team_format, explanation=explanation[:300],
             lineup_a=[e.pk for e in lineup_a], lineup_b=[e.pk for e in lineup_b],
         )
-        for slot in range(k):
-            b = lineup_b[slot] if club_b is not None else None
-            _seat(round_, lineup_a[slot], b, table if b is not None else None, board_format, "", team_match, slot)
-            if b is not None:
+        if club_b is None:  # a bye: the club's pairs sit alone, without a table
+            team_match.save()
+            for slot, entry in enumerate(lineup_a):
+                _seat(round_, entry, None, None, board_format, "", team_match, slot)
+        else:
+            entries = {e.pk: e for e in (*lineup_a, *lineup_b)}
+            boards = team_match_layout(team_match)  # checked before anything is written
+            team_match.save()
+            for board in boards:
+                _seat(round_, entries[board.side0], entries[board.side1], table, board_format, "", team_match,
+                      board.slot - 1)
                 table += 1
         if club_b is None:
             team_match.decided, team_match.winner, team_match.explanation = True, 0, "bye"

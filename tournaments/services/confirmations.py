@@ -80,7 +80,11 @@ def game_confirm(
     """
     if party not in PARTIES:
         raise ValidationFailed("party_invalid", "The party is a, b or organiser.", fields={"party": "a, b or organiser"})
-    locked = Game.objects.select_for_update(of=("self",)).filter(pk=game.pk).first()
+    # Lock every game of the board, in id order (the lock order everywhere), not only this one: a hand
+    # ending the board's current game writes the board's result too, and this confirmation must see it
+    # rather than write over it with what it read before that hand committed.
+    board_games = Game.objects.select_for_update(of=("self",)).filter(board_id=game.board_id).order_by("id")
+    locked = next((g for g in board_games if g.pk == game.pk), None)
     if locked is None:
         raise NotFound("game_not_found", "No such game.")
     game = locked

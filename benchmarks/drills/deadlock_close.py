@@ -20,49 +20,19 @@ confirmation's deferred foreign-key check on the tournament, at COMMIT, then wai
 
 from __future__ import annotations
 
-import asyncio
-import logging
-import os
 import sys
-import threading
 import time
 from typing import Any
 
-import httpx
-
-from benchmarks.drills.run import FAST
-from benchmarks.load.actors import Ledger, Tablet
-from benchmarks.load.client import Recorder
-from benchmarks.load.setup import create_event
-from benchmarks.load.stack import Stack, sigterm_as_exit
-from scoring.simulate import simulate_game
+from benchmarks.drills.repro import guarded, one_board, run_repro, run_together
+from benchmarks.load.stack import Stack
 
 
 async def prepare(stack: Stack) -> dict[str, Any]:
-    recorder, ledger = Recorder(), Ledger()
-    async with httpx.AsyncClient(base_url=stack.base_url, timeout=30) as client:
-        event, organiser = await create_event(client, recorder, name="deadlock", pairs=2, tables=1, first_to=3)
-        round_ = await organiser.start_round(timeout=60)
-        assert round_ is not None, recorder.problems
-        await organiser.call("round_publish", "POST", f"/api/v1/rounds/{round_['id']}/publish/", expect=200)
-        tablet = Tablet(1, event.tablet_tokens[1], client, recorder, ledger, seed=1, behaviour=FAST)
-        state = await tablet.board()
-        assert state is not None
-        await tablet.seat(state, time.monotonic() + 30)
-        for seed in (5, 6):
-            state = await tablet.board()
-            assert state is not None and state["game_status"] == "in_play", state
-            hands = simulate_game(state["rules"], seed=seed, first_dealer=int(state["next_dealer"])).tally_hands
-            for number, record in enumerate(hands, 1):
-                answer = await tablet.submit(int(state["board"]), int(state["game_number"]), number, record,
-                                             time.monotonic() + 30)
-                assert answer is not None, recorder.problems
-        return {"tournament": event.tournament_id, "round": int(round_["id"]), "board": int(state["board"])}
+    return await one_board(stack, name="deadlock", seeds=(5, 6))
 
 
 def race(ids: dict[str, Any], *, with_fix: bool) -> list[str]:
-    from django.db import connection
-
     from tournaments.models import Device, Game, Round, TournamentRole
     from tournaments.services import confirmations
 
@@ -87,29 +57,11 @@ def race(ids: dict[str, Any], *, with_fix: bool) -> list[str]:
         Round.objects.select_for_update = (  # type: ignore[method-assign]
             lambda **kw: Round.objects.get_queryset().select_for_update(of=("self",)))
     errors: list[str] = []
-
-    def confirm() -> None:
-        try:
-            confirmations.game_confirm(game=game, party="b", device=device)
-        except Exception as exc:  # noqa: BLE001
-            errors.append(f"game_confirm: {type(exc).__name__}: {str(exc).splitlines()[0]}")
-        finally:
-            connection.close()
-
-    def close() -> None:
-        time.sleep(0.3)
-        try:
-            confirmations.round_close(round=Round.objects.get(pk=ids["round"]), user=user, confirm_remaining=True)
-        except Exception as exc:  # noqa: BLE001
-            errors.append(f"round_close: {type(exc).__name__}: {str(exc).splitlines()[0]}")
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=confirm), threading.Thread(target=close)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=30)
+    run_together(
+        guarded(errors, "game_confirm", lambda: confirmations.game_confirm(game=game, party="b", device=device)),
+        guarded(errors, "round_close", lambda: confirmations.round_close(
+            round=Round.objects.get(pk=ids["round"]), user=user, confirm_remaining=True), delay=0.3),
+    )
     confirmations._confirm_locked, confirmations._round_games = confirm_locked, round_games  # type: ignore[assignment]
     Round.objects.__dict__.pop("select_for_update", None)
     status = Round.objects.get(pk=ids["round"]).status
@@ -117,25 +69,15 @@ def race(ids: dict[str, Any], *, with_fix: bool) -> list[str]:
     return [f"{e}" for e in errors] + ([] if status == "closed" else ["the round did not close"])
 
 
+def deadlock_log(stack: Stack) -> list[str]:
+    lines = stack.pg.log_file.read_text(errors="replace").splitlines()
+    at = next((i for i, line in enumerate(lines) if "deadlock detected" in line), None)
+    return [f"postgresql: {line[:400]}" for line in (lines[at:at + 8] if at is not None else [])]
+
+
 def main() -> int:
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    with sigterm_as_exit(), Stack(settings="benchmarks.drills.settings", web_workers=1, worker_concurrency=1,
-                                  fast_db=True) as stack:
-        stack.use_here()
-        logging.getLogger("httpx").setLevel(logging.WARNING)
-        ids = asyncio.run(prepare(stack))
-        failures = race(ids, with_fix="--with-fix" in sys.argv)
-        lines = stack.pg.log_file.read_text(errors="replace").splitlines()
-        at = next((i for i, line in enumerate(lines) if "deadlock detected" in line), None)
-        deadlock = lines[at:at + 8] if at is not None else []
-    for line in deadlock:
-        print(f"postgresql: {line[:400]}")
-    for failure in failures:
-        print(f"FAIL  {failure}")
-    if not failures:
-        print("PASS  a confirmation and the round's close run one after the other, no deadlock")
-    print(f"{0 if failures else 1} passed, {1 if failures else 0} failed")
-    return 1 if failures else 0
+    return run_repro(prepare, lambda ids: race(ids, with_fix="--with-fix" in sys.argv), after=deadlock_log,
+                     passed="a confirmation and the round's close run one after the other, no deadlock")
 
 
 if __name__ == "__main__":

@@ -21,49 +21,19 @@ game in the closed round.
 
 from __future__ import annotations
 
-import asyncio
-import logging
-import os
 import sys
-import threading
 import time
 from typing import Any
 
-import httpx
-
-from benchmarks.drills.run import FAST
-from benchmarks.load.actors import Ledger, Tablet
-from benchmarks.load.client import Recorder
-from benchmarks.load.setup import create_event
-from benchmarks.load.stack import Stack, sigterm_as_exit
+from benchmarks.drills.repro import guarded, one_board, run_repro, run_together
+from benchmarks.load.stack import Stack
 
 
 async def prepare(stack: Stack) -> dict[str, Any]:
-    recorder, ledger = Recorder(), Ledger()
-    async with httpx.AsyncClient(base_url=stack.base_url, timeout=30) as client:
-        event, organiser = await create_event(client, recorder, name="race", pairs=2, tables=1, first_to=3)
-        round_ = await organiser.start_round(timeout=60)
-        assert round_ is not None, recorder.problems
-        await organiser.call("round_publish", "POST", f"/api/v1/rounds/{round_['id']}/publish/", expect=200)
-        tablet = Tablet(1, event.tablet_tokens[1], client, recorder, ledger, seed=1, behaviour=FAST)
-        state = await tablet.board()
-        assert state is not None
-        await tablet.seat(state, time.monotonic() + 30)
-        state = await tablet.board()
-        assert state is not None
-        from scoring.simulate import simulate_game
-
-        hands = simulate_game(state["rules"], seed=5, first_dealer=int(state["next_dealer"])).tally_hands
-        for number, record in enumerate(hands, 1):
-            assert await tablet.submit(int(state["board"]), 1, number, record, time.monotonic() + 30) is not None
-        await tablet.write("tablet_confirm", f"/api/v1/tablet/boards/{state['board']}/confirmations/",
-                           {"game": 1, "side": "a"}, expect=201, hard_deadline=time.monotonic() + 30)
-        return {"tournament": event.tournament_id, "round": int(round_["id"]), "board": int(state["board"])}
+    return await one_board(stack, name="race", seeds=(5,), pair_a_confirms_game_1=True)
 
 
 def race(ids: dict[str, Any], *, with_fix: bool) -> list[str]:
-    from django.db import connection
-
     from tournaments.models import Board, Device, Game, Round, TournamentRole
     from tournaments.services import confirmations
 
@@ -87,29 +57,12 @@ def race(ids: dict[str, Any], *, with_fix: bool) -> list[str]:
 
         confirmations.board_results_refresh = fresh_refresh  # type: ignore[assignment]
     errors: list[str] = []
-
-    def close() -> None:
-        try:
-            confirmations.round_close(round=Round.objects.get(pk=ids["round"]), user=user, confirm_remaining=True)
-        except Exception as exc:  # noqa: BLE001
-            errors.append(f"close: {exc!r}")
-        finally:
-            connection.close()
-
-    def confirm() -> None:
-        time.sleep(0.5)
-        try:
-            confirmations.game_confirm(game=game, party="b", device=device)
-        except Exception as exc:  # noqa: BLE001
-            errors.append(f"confirm: {exc!r}")
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=close), threading.Thread(target=confirm)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=30)
+    run_together(
+        guarded(errors, "close", lambda: confirmations.round_close(
+            round=Round.objects.get(pk=ids["round"]), user=user, confirm_remaining=True)),
+        guarded(errors, "confirm", lambda: confirmations.game_confirm(game=game, party="b", device=device),
+                delay=0.5),
+    )
     confirmations.audit_record = original  # type: ignore[assignment]
     confirmations.board_results_refresh = refresh  # type: ignore[assignment]
     board = Board.objects.get(pk=ids["board"])
@@ -127,19 +80,8 @@ def race(ids: dict[str, Any], *, with_fix: bool) -> list[str]:
 
 
 def main() -> int:
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    with sigterm_as_exit(), Stack(settings="benchmarks.drills.settings", web_workers=1, worker_concurrency=1,
-                                  fast_db=True) as stack:
-        stack.use_here()
-        logging.getLogger("httpx").setLevel(logging.WARNING)
-        ids = asyncio.run(prepare(stack))
-        failures = race(ids, with_fix="--with-fix" in sys.argv)
-    for failure in failures:
-        print(f"FAIL  {failure}")
-    if not failures:
-        print("PASS  a confirmation racing the round's close leaves the close's result")
-    print(f"{0 if failures else 1} passed, {len(failures and [1])} failed")
-    return 1 if failures else 0
+    return run_repro(prepare, lambda ids: race(ids, with_fix="--with-fix" in sys.argv),
+                     passed="a confirmation racing the round's close leaves the close's result")
 
 
 if __name__ == "__main__":

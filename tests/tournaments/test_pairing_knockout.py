@@ -7,10 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tournaments.pairing import (
-    MatchFormat,
     MatchStatus,
     PairingError,
-    board_outcome,
     bracket_state,
     knockout_bracket,
     placings,
@@ -18,7 +16,6 @@ from tournaments.pairing import (
     round_name,
     seeding_order,
 )
-from tournaments.pairing.match_format import BoardStatus
 
 
 def test_the_standard_seeding_order_keeps_top_seeds_apart():
@@ -118,34 +115,3 @@ def test_seeding_from_another_tournaments_standings_is_just_its_ranked_ids():
     )
     bracket = knockout_bracket(qualifier.ranked_ids()[:4])
     assert bracket.seeds[:2] == (8, 9)
-
-
-def test_a_level_knockout_match_needs_one_more_game():
-    fmt = MatchFormat.games(2)
-    assert board_outcome(fmt, (1, 1), knockout=True).status is BoardStatus.NEEDS_DECIDER
-    decided = board_outcome(fmt, (2, 1), knockout=True)
-    assert decided.status is BoardStatus.DECIDED and decided.winner == 0 and decided.match_points == (2, 0)
-
-
-def test_time_called_on_a_level_first_to_board_is_a_draw_except_in_a_knockout():
-    fmt = MatchFormat.first_to(2)
-    assert board_outcome(fmt, (1, 1)).status is BoardStatus.IN_PLAY
-    draw = board_outcome(fmt, (1, 1), time_called=True)
-    assert draw.status is BoardStatus.DECIDED and draw.winner is None and draw.match_points == (1, 1)
-    assert board_outcome(fmt, (1, 1), knockout=True, time_called=True).status is BoardStatus.NEEDS_DECIDER
-    ahead = board_outcome(fmt, (0, 1), time_called=True)
-    assert ahead.winner == 1 and ahead.match_points == (0, 2)
-
-
-def test_first_to_two_is_decided_at_two():
-    fmt = MatchFormat.first_to(2)
-    assert str(fmt) == "first_to 2"
-    assert board_outcome(fmt, (2, 1)).winner == 0
-    assert board_outcome(fmt, (0, 2)).winner == 1
-    for impossible in [(3, 0), (2, 2)]:
-        with pytest.raises(PairingError):
-            board_outcome(fmt, impossible)
-    with pytest.raises(PairingError):
-        board_outcome(MatchFormat.games(2), (2, 1))
-    with pytest.raises(PairingError):
-        MatchFormat.games(0)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tournaments.pairing import TeamMatchRule, team_match_boards, team_match_outcome
+from tournaments.formats import TeamFormat, TeamKind, team_match_decision
+from tournaments.pairing import team_match_boards
 from tournaments.ranking import (
     BoardResult,
     RankingConfig,
@@ -33,7 +34,7 @@ def test_clubs_add_up_their_pairs():
     assert one.match_points == 4 + 0 and one.wins == 2 and one.bullseyes_won == 5
     assert clubs.ranked_ids()[0] == 1
     assert clubs.tie_breaks == tuple(
-        tb for tb in RankingConfig().tie_breaks if tb.value not in ("head_to_head", "buchholz")
+        tb for tb in RankingConfig().tie_breaks if tb not in ("head_to_head", "buchholz")
     )
 
 
@@ -64,9 +65,8 @@ def test_a_team_match_totals_each_clubs_boards_whatever_side_its_pairs_sat():
         BoardResult(1, boards_plan[0].side0, boards_plan[0].side1, (2, 1), (30, 25), (1, 0), True),
         BoardResult(1, boards_plan[1].side0, boards_plan[1].side1, (0, 2), (9, 28), (0, 1), True),
     ]
-    per_club = [(2, 1), (2, 0)]  # home, away per board
-    outcome = team_match_outcome(TeamMatchRule.games_per_board(3), per_club, time_called=True)
-    match = team_match_result(1, 1, 2, results, CLUB, decided=outcome.status.value == "decided")
+    outcome = team_match_decision(TeamFormat(2, TeamKind.GAMES, 3), (4, 1), boards_decided=False, time_called=True)
+    match = team_match_result(1, 1, 2, results, CLUB, decided=outcome.decided)
     assert match.bullseyes == (4, 1) and match.chalks == (58, 34) and match.hang_jacks == (2, 0)
     assert match.decided and match.winner == 0
 

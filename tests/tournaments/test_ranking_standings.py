@@ -7,15 +7,12 @@ from fractions import Fraction
 
 import pytest
 
+from tournaments.formats import AwardPolicy
 from tournaments.ranking import (
     BoardResult,
-    ByePolicy,
     ByeRecord,
-    ByeResult,
-    ByeStats,
     RankingConfig,
     RankingError,
-    TieBreak,
     compute_standings,
 )
 
@@ -180,10 +177,10 @@ def test_a_bye_before_any_board_is_confirmed_is_a_bare_win_and_grows_as_results_
 
 def test_the_bye_can_count_as_a_draw_or_a_loss_and_add_no_figures():
     boards = [won(1, 1, 2)]
-    draw = RankingConfig(bye=ByePolicy(ByeResult.DRAW, ByeStats.NONE))
+    draw = RankingConfig(bye=AwardPolicy.from_dict({"result": "draw", "score": "none"}))
     s = compute_standings([1, 2, 3], boards, [ByeRecord(1, 3)], draw)
     assert s.row(3).match_points == 1 and s.row(3).draws == 1 and s.row(3).bullseyes_won == 0
-    loss = RankingConfig(bye=ByePolicy(ByeResult.LOSS))
+    loss = RankingConfig(bye=AwardPolicy.from_dict({"result": "loss"}))
     assert compute_standings([1, 2, 3], boards, [ByeRecord(1, 3)], loss).row(3).losses == 1
 
 
@@ -195,7 +192,7 @@ def test_custom_match_points():
 
 
 def test_tie_break_names_are_checked():
-    assert RankingConfig(tie_breaks=("wins", "buchholz")).tie_breaks == (TieBreak.WINS, TieBreak.BUCHHOLZ)
+    assert RankingConfig(tie_breaks=("wins", "buchholz")).tie_breaks == ("wins", "buchholz")
     with pytest.raises(RankingError) as err:
         RankingConfig(tie_breaks=("wins", "luck"))
     assert err.value.code == "unknown_tie_break"

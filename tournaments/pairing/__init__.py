@@ -6,8 +6,8 @@ the tournaments service turns rows into ``Entrant``/``History`` and stores the `
 * Swiss: ``pair_swiss(entrants, history, round_number=..., config=SwissConfig())``
 * Round robin: ``round_robin_round(ids, round_number)`` / ``round_robin(ids)`` (Berger tables)
 * Knockout: ``knockout_bracket(seeded_ids, third_place=...)``, ``bracket_state(bracket, winners)``
-* Club teams: ``default_lineup``, ``check_lineup``, ``team_match_boards``, ``team_match_outcome``
-* Board results: ``board_outcome(MatchFormat.first_to(2), (2, 1), knockout=True)``
+* Club teams: ``default_lineup``, ``check_lineup``, ``team_match_boards``
+* Board and team match results: ``tournaments.formats`` (``match_outcome``, ``team_match_decision``)
 * Before publishing: ``rematch_outlook(ids, history_with_draft, rounds_remaining)``
 * Organiser edits: ``swap_entrants``, ``swap_tables``, ``flip_sides``, ``review_round``
 
@@ -30,18 +30,13 @@ from .knockout import (
     round_name,
     seeding_order,
 )
-from .match_format import BoardOutcome, BoardStatus, MatchFormat, MatchKind, board_outcome
 from .round_robin import berger_round, round_robin, round_robin_round, round_robin_rounds
 from .swiss import SwissGraph, bye_candidates, candidate_window, pair_swiss, swiss_graph
 from .team import (
     TeamBoard,
-    TeamMatchOutcome,
-    TeamMatchRule,
-    TeamRuleKind,
     check_lineup,
     default_lineup,
     team_match_boards,
-    team_match_outcome,
 )
 from .types import (
     ClubAvoidance,
@@ -60,8 +55,6 @@ from .types import (
 )
 
 __all__ = [
-    "BoardOutcome",
-    "BoardStatus",
     "Bracket",
     "ClubAvoidance",
     "DraftBoard",
@@ -71,8 +64,6 @@ __all__ = [
     "GroupPairing",
     "History",
     "KnockoutMatch",
-    "MatchFormat",
-    "MatchKind",
     "MatchState",
     "MatchStatus",
     "Outlook",
@@ -87,11 +78,7 @@ __all__ = [
     "SwissGraph",
     "Take",
     "TeamBoard",
-    "TeamMatchOutcome",
-    "TeamMatchRule",
-    "TeamRuleKind",
     "berger_round",
-    "board_outcome",
     "bracket_state",
     "bye_candidates",
     "candidate_window",
@@ -113,5 +100,4 @@ __all__ = [
     "swap_tables",
     "swiss_graph",
     "team_match_boards",
-    "team_match_outcome",
 ]

@@ -5,7 +5,7 @@ round, and the standard order (1, 8, 4, 5, 2, 7, 3, 6 for eight) keeps the top s
 Missing seeds are byes, so the byes fall to the top seeds. Seeds come from the organiser, or from the
 final standings of this or another tournament (the service passes the ids in rank order). A match
 advances only on a confirmed winner given by the service; a level match is decided by one more game
-(``match_format.board_outcome`` with ``knockout=True``).
+(``tournaments.formats.match_outcome`` with ``knockout=True``).
 """
 
 from __future__ import annotations

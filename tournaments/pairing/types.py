@@ -11,6 +11,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from tournaments.formats.events import ClubAvoidance
+
 
 class PairingError(ValueError):
     """A pairing request that cannot be served: ``code`` is stable, ``message`` says why in words."""
@@ -146,19 +148,6 @@ class History:
     def extended(self, boards: Iterable[PastBoard], byes: Iterable[PastBye] = ()) -> History:
         """This history plus more boards and byes (a drafted round, for instance)."""
         return History(boards=self.boards + tuple(boards), byes=self.byes + tuple(byes))
-
-
-class ClubAvoidance(StrEnum):
-    """How hard a Swiss avoids two pairs of one club on a board.
-
-    ``off``: ignored. ``prefer`` (default): only among pairings equal on rematches, bye and score
-    groups. ``strong``: above score groups (a pair floats rather than meet a club-mate), still below
-    rematches and the fair bye.
-    """
-
-    OFF = "off"
-    PREFER = "prefer"
-    STRONG = "strong"
 
 
 class GroupPairing(StrEnum):

@@ -10,35 +10,27 @@ docs/pairing.md describes the tie-breaks and the bye's score.
 """
 
 from .clubs import club_standings, team_match_result
+from .keys import implemented as implemented_tie_breaks
 from .standings import compute_standings
 from .types import (
-    DEFAULT_TIE_BREAKS,
     BoardResult,
-    ByePolicy,
     ByeRecord,
-    ByeResult,
-    ByeStats,
     RankingConfig,
     RankingError,
     StandingRow,
     Standings,
-    TieBreak,
     parse_tie_breaks,
 )
 
 __all__ = [
-    "DEFAULT_TIE_BREAKS",
     "BoardResult",
-    "ByePolicy",
     "ByeRecord",
-    "ByeResult",
-    "ByeStats",
     "RankingConfig",
     "RankingError",
     "StandingRow",
     "Standings",
-    "TieBreak",
     "club_standings",
+    "implemented_tie_breaks",
     "compute_standings",
     "parse_tie_breaks",
     "team_match_result",

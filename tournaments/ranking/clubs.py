@@ -14,16 +14,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from fractions import Fraction
 
-from .types import (
-    BoardResult,
-    RankingError,
-    StandingRow,
-    Standings,
-    TieBreak,
-    parse_tie_breaks,
-)
+from tournaments.formats import TIE_BREAKS
 
-_CLUB_LEVEL_ONLY = (TieBreak.HEAD_TO_HEAD, TieBreak.BUCHHOLZ)
+from .keys import NEEDS_MEETINGS, row_key
+from .types import BoardResult, RankingError, StandingRow, Standings, parse_tie_breaks
 
 
 def team_match_result(
@@ -73,7 +67,7 @@ def club_standings(
     club_of: Mapping[int, int],
     *,
     clubs: Sequence[int] | None = None,
-    tie_breaks: Sequence[TieBreak | str] | None = None,
+    tie_breaks: Sequence[str] | None = None,
     best: int | None = None,
 ) -> Standings:
     """Clubs ranked by the summed rows of their pairs.
@@ -83,14 +77,14 @@ def club_standings(
     order without head-to-head and Buchholz; naming either is an error.
     """
     if tie_breaks is None:
-        order = tuple(tb for tb in pair_standings.tie_breaks if tb not in _CLUB_LEVEL_ONLY)
+        order = tuple(tb for tb in pair_standings.tie_breaks if tb not in NEEDS_MEETINGS)
     else:
         order = parse_tie_breaks(tie_breaks)
         for tb in order:
-            if tb in _CLUB_LEVEL_ONLY:
+            if tb in NEEDS_MEETINGS:
                 raise RankingError(
                     "tie_break_not_available",
-                    f"{tb.value} needs club-level results: rank team matches with compute_standings",
+                    f"{TIE_BREAKS.get(tb).label} needs club-level results: rank team matches with compute_standings",
                 )
     if best is not None and best < 1:
         raise RankingError("bad_best", "count at least one pair per club")
@@ -132,24 +126,9 @@ def _sum_rows(club: int, rows: Sequence[StandingRow]) -> StandingRow:
     )
 
 
-def _club_key(row: StandingRow, tb: TieBreak) -> Fraction | int:
-    keys: dict[TieBreak, Fraction | int] = {
-        TieBreak.MATCH_POINTS: row.match_points,
-        TieBreak.WINS: row.wins,
-        TieBreak.BULLSEYES_WON: row.bullseyes_won,
-        TieBreak.BULLSEYES_LOST: -row.bullseyes_lost,
-        TieBreak.BULLSEYE_DIFFERENCE: row.bullseye_difference,
-        TieBreak.CHALK_DIFFERENCE: row.chalk_difference,
-        TieBreak.CHALKS_FOR: row.chalks_for,
-        TieBreak.CHALKS_AGAINST: -row.chalks_against,
-        TieBreak.HANG_JACKS_FOR: row.hang_jacks_for,
-        TieBreak.HANG_JACKS_AGAINST: -row.hang_jacks_against,
-    }
-    return keys[tb]
-
-
-def _rank(rows: list[StandingRow], order: tuple[TieBreak, ...]) -> Standings:
-    keyed = [(tuple(_club_key(r, tb) for tb in order), position, r) for position, r in enumerate(rows)]
+def _rank(rows: list[StandingRow], order: tuple[str, ...]) -> Standings:
+    keys = [row_key(tb) for tb in order]
+    keyed = [(tuple(key(r) for key in keys), position, r) for position, r in enumerate(rows)]
     keyed.sort(key=lambda item: (tuple(-k for k in item[0]), item[1]))
     ranked: list[StandingRow] = []
     for position, (key, _, row) in enumerate(keyed):

@@ -9,20 +9,15 @@ used only when every two of them have met on a decided board.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from fractions import Fraction
 
-from .types import (
-    BoardResult,
-    ByeRecord,
-    ByeResult,
-    ByeStats,
-    RankingConfig,
-    RankingError,
-    StandingRow,
-    Standings,
-    TieBreak,
-)
+from tournaments.formats import Result, SourceKind
+from tournaments.formats.awards import FIGURES, SIDES
+
+from .keys import GROUP_KEYS, row_key, split_by
+from .types import BoardResult, ByeRecord, RankingConfig, RankingError, StandingRow, Standings
 
 DEFAULT_RANKING = RankingConfig()
 
@@ -58,6 +53,37 @@ def _round_bye_figures(boards: list[BoardResult]) -> tuple[Fraction, ...]:
     )
 
 
+def _bye_figures(
+    config: RankingConfig, stats: list[list[int]], played: list[int], bye_rounds: list[list[int]],
+    by_round: dict[int, list[BoardResult]],
+) -> dict[int, list[Fraction]]:
+    """What each entrant's byes add to its six figures, as its policy says (docs/decisions.md,
+    "Awarded figures"). ``stats`` are the figures from play alone (for the own-average source)."""
+    round_figures: dict[int, tuple[Fraction, ...]] = {}
+    out: dict[int, list[Fraction]] = {}
+    for slot, rounds in enumerate(bye_rounds):
+        if not rounds:
+            continue
+        add = out.setdefault(slot, [Fraction(0)] * _STATS)
+        for number in rounds:
+            for f, figure in enumerate(FIGURES):
+                for s, side in enumerate(SIDES):
+                    k = 2 * f + s
+                    source = config.bye.source(figure, side)
+                    if source.kind is SourceKind.ROUND_AVERAGE:
+                        if number not in round_figures:
+                            round_figures[number] = _round_bye_figures(by_round.get(number, []))
+                        add[k] += round_figures[number][k]
+                    elif source.kind is SourceKind.FIXED:
+                        add[k] += source.value
+                    elif source.kind is SourceKind.RACE_TARGET:
+                        add[k] += config.race_target or 0
+                    elif source.kind is SourceKind.OWN_AVERAGE and played[slot]:
+                        average = Fraction(stats[k][slot], played[slot])
+                        add[k] += Fraction(average.numerator // average.denominator) if source.floor else average
+    return out
+
+
 def compute_standings(
     entrants: Sequence[int],
     boards: Iterable[BoardResult],
@@ -82,7 +108,7 @@ def compute_standings(
     losses = [0] * n
     points = [0] * n
     stats = [[0] * n for _ in range(_STATS)]
-    bw, bl, cf, ca, hf, ha = stats
+    bw, bl, cf, ca, hf, ha = stats  # for, against, per figure (the order of formats.awards)
     opponents: list[list[int]] = [[] for _ in range(n)]
     h2h: dict[tuple[int, int], int] = {}  # (i, j) -> match points i took from j on decided boards
     by_round: dict[int, list[BoardResult]] = {}
@@ -132,100 +158,59 @@ def compute_standings(
         h2h[a, b] = h2h.get((a, b), 0) + pa
         h2h[b, a] = h2h.get((b, a), 0) + pb
     bye_count = [0] * n
-    extra: dict[int, list[Fraction]] = {}
-    figures: dict[int, tuple[Fraction, ...]] = {}
+    bye_rounds: list[list[int]] = [[] for _ in range(n)]
     for bye in byes:
         slot = index.get(bye.entrant)
         if slot is None:
             raise RankingError("unknown_entrant", f"round {bye.round_number} gives a bye to {bye.entrant}")
         bye_count[slot] += 1
+        bye_rounds[slot].append(bye.round_number)
         result = config.bye.result
-        if result is ByeResult.WIN:
+        if result is Result.WIN:
             wins[slot] += 1
             points[slot] += win_pts
-        elif result is ByeResult.DRAW:
+        elif result is Result.DRAW:
             draws[slot] += 1
             points[slot] += draw_pts
         else:
             losses[slot] += 1
             points[slot] += loss_pts
-        if config.bye.stats is ByeStats.ROUND_AVERAGE:
-            if bye.round_number not in figures:
-                figures[bye.round_number] = _round_bye_figures(by_round.get(bye.round_number, []))
-            add = extra.setdefault(slot, [Fraction(0)] * _STATS)
-            for k, value in enumerate(figures[bye.round_number]):
-                add[k] += value
     totals: list[list[Fraction]] = [[Fraction(v) for v in column] for column in stats]
-    for i, add in extra.items():
+    awarded = _bye_figures(config, stats, played, bye_rounds, by_round)
+    for i, add in awarded.items():
         for k in range(_STATS):
             totals[k][i] += add[k]
     buchholz = [sum(points[o] for o in opponents[i]) for i in range(n)]
-
-    global_keys: dict[TieBreak, Callable[[int], Fraction | int]] = {
-        TieBreak.MATCH_POINTS: lambda i: points[i],
-        TieBreak.WINS: lambda i: wins[i],
-        TieBreak.BULLSEYES_WON: lambda i: totals[0][i],
-        TieBreak.BULLSEYES_LOST: lambda i: -totals[1][i],
-        TieBreak.BULLSEYE_DIFFERENCE: lambda i: totals[0][i] - totals[1][i],
-        TieBreak.CHALK_DIFFERENCE: lambda i: totals[2][i] - totals[3][i],
-        TieBreak.CHALKS_FOR: lambda i: totals[2][i],
-        TieBreak.CHALKS_AGAINST: lambda i: -totals[3][i],
-        TieBreak.HANG_JACKS_FOR: lambda i: totals[4][i],
-        TieBreak.HANG_JACKS_AGAINST: lambda i: -totals[5][i],
-        TieBreak.BUCHHOLZ: lambda i: buchholz[i],
-    }
+    provisional = [
+        StandingRow(
+            entrant_id=entrants[i], rank=0, tied=False, played=played[i], wins=wins[i], draws=draws[i],
+            losses=losses[i], byes=bye_count[i], match_points=points[i], bullseyes_won=totals[0][i],
+            bullseyes_lost=totals[1][i], chalks_for=totals[2][i], chalks_against=totals[3][i],
+            hang_jacks_for=totals[4][i], hang_jacks_against=totals[5][i], buchholz=buchholz[i],
+        )
+        for i in range(n)
+    ]
     head: dict[int, int] = {}
     groups: list[list[int]] = [list(range(n))] if n else []
     for tb in config.tie_breaks:
-        split: list[list[int]] = []
-        for group in groups:
-            if len(group) == 1:
-                split.append(group)
-                continue
-            if tb is TieBreak.HEAD_TO_HEAD:
-                values = _head_to_head(group, h2h)
+        if tb in GROUP_KEYS:  # head to head: match points among each tied group, when all of it met
+            split: list[list[int]] = []
+            for group in groups:
+                values = _head_to_head(group, h2h) if len(group) > 1 else None
                 if values is None:
                     split.append(group)
                     continue
                 head.update(values)
-                key: Callable[[int], Fraction | int] = values.__getitem__
-            else:
-                key = global_keys[tb]
-            ordered = sorted(group, key=key, reverse=True)
-            run = [ordered[0]]
-            for i in ordered[1:]:
-                if key(i) == key(run[0]):
-                    run.append(i)
-                else:
-                    split.append(run)
-                    run = [i]
-            split.append(run)
-        groups = split
+                split.extend(split_by([group], values.__getitem__))
+            groups = split
+        else:
+            key = row_key(tb)
+            groups = split_by(groups, lambda i, key=key: key(provisional[i]))  # type: ignore[misc]
     rows: list[StandingRow] = []
     for group in groups:
         rank = len(rows) + 1
         for i in sorted(group):
-            rows.append(
-                StandingRow(
-                    entrant_id=entrants[i],
-                    rank=rank,
-                    tied=len(group) > 1,
-                    played=played[i],
-                    wins=wins[i],
-                    draws=draws[i],
-                    losses=losses[i],
-                    byes=bye_count[i],
-                    match_points=points[i],
-                    bullseyes_won=totals[0][i],
-                    bullseyes_lost=totals[1][i],
-                    chalks_for=totals[2][i],
-                    chalks_against=totals[3][i],
-                    hang_jacks_for=totals[4][i],
-                    hang_jacks_against=totals[5][i],
-                    buchholz=buchholz[i],
-                    head_to_head=head.get(i),
-                )
-            )
+            rows.append(replace(provisional[i], rank=rank, tied=len(group) > 1, head_to_head=head.get(i)))
     return Standings(rows=tuple(rows), tie_breaks=config.tie_breaks)
 
 

@@ -8,9 +8,10 @@ confirmed) and stores ``Standings.as_dict()`` as the snapshot of a change.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from enum import StrEnum
+from dataclasses import dataclass
 from fractions import Fraction
+
+from tournaments.formats import DEFAULT_BYE_POLICY, DEFAULT_TIE_BREAKS, TIE_BREAKS, AwardPolicy, FormatError
 
 
 class RankingError(ValueError):
@@ -58,95 +59,31 @@ class ByeRecord:
     entrant: int
 
 
-class ByeResult(StrEnum):
-    """What a bye counts as in match points and in the win/draw/loss record."""
-
-    WIN = "win"
-    DRAW = "draw"
-    LOSS = "loss"
-
-
-class ByeStats(StrEnum):
-    """What a bye adds to bullseyes, chalks and hang jacks.
-
-    ``round_average`` (DECISIONS.md): the round's average per pair over its decided boards, each "for"
-    figure capped at the average winner's and each "against" figure at least the average winner's, so
-    a bye never gives more than a real win; recomputed as results arrive. ``none``: nothing.
-    """
-
-    ROUND_AVERAGE = "round_average"
-    NONE = "none"
-
-
-@dataclass(frozen=True, slots=True)
-class ByePolicy:
-    """How a bye scores; the default is DECISIONS.md's: a win with the round's average figures."""
-
-    result: ByeResult = ByeResult.WIN
-    stats: ByeStats = ByeStats.ROUND_AVERAGE
-
-
-class TieBreak(StrEnum):
-    """The criteria a standings table can be ordered by, in any order.
-
-    Higher is better except ``bullseyes_lost``, ``chalks_against`` and ``hang_jacks_against``.
-    ``head_to_head``: match points among the entrants still tied, when every two of them have met.
-    ``buchholz``: the sum of the match points of the opponents met on decided boards.
-    """
-
-    MATCH_POINTS = "match_points"
-    WINS = "wins"
-    BULLSEYES_WON = "bullseyes_won"
-    BULLSEYES_LOST = "bullseyes_lost"
-    BULLSEYE_DIFFERENCE = "bullseye_difference"
-    CHALK_DIFFERENCE = "chalk_difference"
-    CHALKS_FOR = "chalks_for"
-    CHALKS_AGAINST = "chalks_against"
-    HANG_JACKS_FOR = "hang_jacks_for"
-    HANG_JACKS_AGAINST = "hang_jacks_against"
-    HEAD_TO_HEAD = "head_to_head"
-    BUCHHOLZ = "buchholz"
-
-
-DEFAULT_TIE_BREAKS: tuple[TieBreak, ...] = (
-    TieBreak.MATCH_POINTS,
-    TieBreak.WINS,
-    TieBreak.BULLSEYES_WON,
-    TieBreak.BULLSEYES_LOST,
-    TieBreak.CHALK_DIFFERENCE,
-    TieBreak.HEAD_TO_HEAD,
-    TieBreak.BUCHHOLZ,
-)
-
-
-def parse_tie_breaks(names: Sequence[str | TieBreak]) -> tuple[TieBreak, ...]:
-    """Tie-break names as ``TieBreak``s; ``RankingError`` for an unknown or repeated name."""
-    result: list[TieBreak] = []
-    for name in names:
-        try:
-            tb = TieBreak(name)
-        except ValueError:
-            known = ", ".join(t.value for t in TieBreak)
-            raise RankingError("unknown_tie_break", f"{name!r} is not a tie-break (known: {known})") from None
-        if tb in result:
-            raise RankingError("repeated_tie_break", f"{tb.value} is listed twice")
-        result.append(tb)
-    return tuple(result)
+def parse_tie_breaks(names: Sequence[str]) -> tuple[str, ...]:
+    """Tie-break names checked against the registry; ``RankingError`` for an unknown or repeated name."""
+    try:
+        return TIE_BREAKS.parse(list(names))
+    except FormatError as exc:
+        raise RankingError(exc.code, exc.message) from None
 
 
 @dataclass(frozen=True)
 class RankingConfig:
-    """Tie-break order (names or ``TieBreak``s), match points for (win, draw, loss), bye policy."""
+    """Tie-break order (registry names), match points for (win, draw, loss), the bye's policy and the
+    event's race target (for a policy that awards it; None when the event has none)."""
 
-    tie_breaks: tuple[TieBreak, ...] = DEFAULT_TIE_BREAKS
+    tie_breaks: tuple[str, ...] = DEFAULT_TIE_BREAKS
     points: tuple[int, int, int] = (2, 1, 0)
-    bye: ByePolicy = field(default_factory=ByePolicy)
+    bye: AwardPolicy = DEFAULT_BYE_POLICY
+    race_target: int | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "tie_breaks", parse_tie_breaks(self.tie_breaks))
         win, draw, loss = self.points
         if not win >= draw >= loss:
             raise RankingError("bad_points", "a win must be worth at least a draw, a draw at least a loss")
+        if self.bye.uses_race_target and self.race_target is None:
+            raise RankingError("no_race_target", "the bye policy awards the race target, but the event has none")
 
 
 def _plain(value: Fraction | int) -> int | float:
@@ -228,7 +165,7 @@ class Standings:
     """The ranked table: ``rows`` best first, ties in the order the entrants were given."""
 
     rows: tuple[StandingRow, ...]
-    tie_breaks: tuple[TieBreak, ...]
+    tie_breaks: tuple[str, ...]
 
     def row(self, entrant_id: int) -> StandingRow:
         """The row of one entrant."""
@@ -243,4 +180,4 @@ class Standings:
 
     def as_dict(self) -> dict[str, object]:
         """A JSON-ready snapshot: the tie-break order and the rows."""
-        return {"tie_breaks": [t.value for t in self.tie_breaks], "rows": [r.as_dict() for r in self.rows]}
+        return {"tie_breaks": list(self.tie_breaks), "rows": [r.as_dict() for r in self.rows]}

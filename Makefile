@@ -6,7 +6,8 @@
 #                   password and tokens), serve on http://127.0.0.1:$(PORT) with config.settings.local
 #                   (SQLite and eager Celery unless DATABASE_URL / REDIS_URL are set)
 #   make test       install, lint, typecheck, then the whole pytest suite ($(PYTEST_WORKERS) workers)
-#   make lint       ruff          make typecheck   mypy (strict on scoring/)
+#   make lint       ruff and lint-imports (the import contracts in .importlinter)
+#   make typecheck  mypy --strict on scoring/ and the pure cores (tournaments/formats, pairing, ranking)
 #   make load       the load harness (benchmarks/load): a compressed tournament day on a private stack;
 #                   LOAD_ARGS="--duration 30" for a smoke run
 PY ?= python3
@@ -39,6 +40,7 @@ run: install
 
 lint: install
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
 
 typecheck: install
 	$(BIN)/mypy

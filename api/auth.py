@@ -1,7 +1,7 @@
 """Who is calling: scorer tablets (``Authorization: Device <token>``) and organisers (knox tokens, sessions).
 
 A tablet authenticates as a ``TabletUser`` with the ``Device`` as ``request.auth``; organisers are Django
-users. Unknown, revoked or malformed credentials answer 401 (DECISIONS.md: wrong credentials 401).
+users. Unknown, revoked or malformed credentials answer 401 (docs/decisions.md: wrong credentials 401).
 """
 
 from __future__ import annotations

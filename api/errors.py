@@ -1,7 +1,7 @@
 """The one error shape, in one place.
 
 Every 4xx (and the 503 of a lost database) answers ``{"error": {"code", "message", "fields", "current"}}``
-(DECISIONS.md, errors): ``fields`` maps a path to a message for validation errors (an engine refusal is
+(docs/decisions.md, errors): ``fields`` maps a path to a message for validation errors (an engine refusal is
 one entry, its path inside the hand prefixed ``hand.``), ``current`` carries the current state for 409
 and 412. ``exception_handler`` maps DRF's exceptions, Django's, the database's and the services'
 ``DomainError`` family; ``page_not_found`` and friends make Django's own handlers answer JSON on /api/.
@@ -25,7 +25,7 @@ from rest_framework.response import Response
 
 from config.middleware import database_error_reason
 from scoring import InvalidHand
-from tournaments.services.errors import DomainError
+from tournaments.errors import DomainError
 
 log = logging.getLogger(__name__)
 

@@ -18,6 +18,8 @@ from django.http import HttpRequest, HttpResponse
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from tournaments.selectors.fingerprint import fingerprint, tier_seconds
+
 log = logging.getLogger(__name__)
 
 #: Live scores change by the minute: let caches keep a page only briefly, then revalidate with the ETag.
@@ -63,13 +65,11 @@ class ConditionalGetMixin:
 def cached_public(view: Callable[..., Any], tier: str) -> Callable[..., Any]:
     """Serve a public read from the page cache while the tournament's fingerprint is unchanged.
 
-    The fingerprint (``web.cache.fingerprint``: one query over the latest snapshot, board, hand, undo
+    The fingerprint (``tournaments.selectors.fingerprint``: one query over the latest snapshot, board, hand, undo
     and round state) is the key, so any change is seen at once; a hit answers 200 or 304 from the
     stored body and ETag without building anything. The cache fails open (a Redis outage only turns
     it off) and only anonymous, public reads go through here.
     """
-    from web.cache import fingerprint, tier_seconds
-
     @functools.wraps(view)
     def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
         seconds = tier_seconds(tier)

@@ -1,4 +1,4 @@
-"""HTTP glue for idempotent tablet writes (DECISIONS.md): the ``Idempotency-Key`` header, the replay
+"""HTTP glue for idempotent tablet writes (docs/decisions.md): the ``Idempotency-Key`` header, the replay
 answered before rate limiting, and ``services.idempotent_call`` around the write.
 
 A missing key is 400; the same key with the same body returns the stored answer (with

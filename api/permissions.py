@@ -1,7 +1,7 @@
 """Who may do what: tablets on their own table's board, organisers on their own tournaments, staff on all.
 
 Object-level checks go through ``organises`` (a TournamentRole, or staff) and ``tablet_device``; a wrong
-tournament or board is 403, missing or wrong credentials 401 (DECISIONS.md, HTTP).
+tournament or board is 403, missing or wrong credentials 401 (docs/decisions.md, HTTP).
 """
 
 from __future__ import annotations

@@ -3,8 +3,15 @@
 ``error_responses(409, 412, ...)`` documents an operation's particular refusals in the one error shape;
 ``postprocess_schema`` (a drf-spectacular post-processing hook) adds the refusals every operation can
 answer (400/401/403/404/413/415/429), and copies ``api/schemas/hand-format-v1.schema.json``
-(HAND_FORMAT.md's JSON Schema) into ``components/schemas`` as ``HandFormat*`` components, so request
+(docs/hand-format.md's JSON Schema) into ``components/schemas`` as ``HandFormat*`` components, so request
 bodies ``$ref`` the hand record itself. ``AutoSchema`` marks rate-limited operations for the 429.
+
+A tournament's settings are documented from the registry (``tournaments.formats``) each time the document
+is generated, never from a copy: ``RegistryFieldExtension`` maps every ``RegistryField`` of the
+serializers to components (``MatchFormat``, ``TeamFormat``, ``TieBreakOrder`` with ``TieBreakName``,
+``ByePolicy`` with ``ByePreset``, ``ByePolicyRules``, ``AwardFigure``, ``AwardSource``, the enums
+``EntrantType``, ``PairingSystem``, ``TimeCalled`` and the ``ClubAvoidance`` level), so a tie-break registered at run time is in the enum
+of the next document.
 """
 
 from __future__ import annotations
@@ -16,9 +23,15 @@ from pathlib import Path
 from typing import Any
 
 from drf_spectacular import openapi
+from drf_spectacular.extensions import OpenApiSerializerFieldExtension
+from drf_spectacular.plumbing import ResolvedComponent
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, inline_serializer
 from rest_framework import serializers
+
+from tournaments import formats
+from tournaments.formats.awards import FIGURES, MAX_FIXED, SOURCE_LABELS
+from tournaments.formats.match import MAX_BOARDS, MAX_GAMES, MAX_TEAM_TARGET
 
 HAND_SCHEMA_FILE = Path(__file__).resolve().parent / "schemas" / "hand-format-v1.schema.json"
 HAND_PREFIX = "HandFormat"
@@ -119,6 +132,130 @@ class AutoSchema(openapi.AutoSchema):
         return extensions
 
 
+# ---- a tournament's settings, from the registry at generation time ----------------------------------------
+
+
+def _listing(items: Any) -> str:
+    return "\n".join(f"* `{value}`: {text}" for value, text in items)
+
+
+def registry_components() -> dict[str, dict[str, Any]]:
+    """Every settings component, built from the registry now (a tie-break registered since is in it)."""
+    ref = {name: {"$ref": f"#/components/schemas/{name}"} for name in (
+        "ByePreset", "ByePolicyRules", "AwardFigure", "AwardSource", "TieBreakName", "MatchKind", "TeamKind",
+        "ByeResult", "AwardSourceKind", "AwardRounding")}
+    kinds = formats.CHOSEN_MATCH_KINDS
+    return {
+        "MatchFormat": {
+            "type": "object",
+            "description": "What each board plays.\n\n" + _listing((k.value, k.label) for k in kinds),
+            "properties": {"kind": ref["MatchKind"], "n": {"type": "integer", "minimum": 1, "maximum": MAX_GAMES}},
+            "required": ["kind", "n"], "additionalProperties": False,
+        },
+        "MatchKind": {"type": "string", "enum": [k.value for k in kinds],
+                      "description": _listing((k.value, k.label) for k in kinds)},
+        "TeamFormat": {
+            "type": "object",
+            "description": "A club-team match: `boards` K, decided by `kind` with `n`.\n\n"
+                           + _listing((k.value, k.label) for k in formats.TeamKind),
+            "properties": {"boards": {"type": "integer", "minimum": 1, "maximum": MAX_BOARDS},
+                           "kind": ref["TeamKind"],
+                           "n": {"type": "integer", "minimum": 1, "maximum": MAX_TEAM_TARGET}},
+            "required": ["boards", "kind", "n"], "additionalProperties": False,
+        },
+        "TeamKind": {"type": "string", "enum": [k.value for k in formats.TeamKind],
+                     "description": _listing((k.value, k.label) for k in formats.TeamKind)},
+        "TieBreakName": {
+            "type": "string", "enum": list(formats.TIE_BREAKS.names()),
+            "description": _listing((t.name, f"{t.label}: {t.explanation}") for t in formats.TIE_BREAKS),
+        },
+        "TieBreakOrder": {
+            "type": "array", "items": ref["TieBreakName"], "minItems": 1, "uniqueItems": True,
+            "description": "Tie-breaks, best first: any of them, in any order, each once.",
+        },
+        "ByePreset": {
+            "type": "string", "enum": list(formats.BYE_PRESETS),
+            "description": _listing((p.name, p.explanation) for p in formats.BYE_PRESETS.values()),
+        },
+        "AwardSource": {
+            "type": "object",
+            "description": "Where one awarded figure comes from (`value` for `fixed`, `rounding` for "
+                           "`own_average`).\n\n" + _listing(
+                               (k.value, text) for k, (_, text) in SOURCE_LABELS.items()),
+            "properties": {"source": ref["AwardSourceKind"],
+                           "value": {"type": "integer", "minimum": 0, "maximum": MAX_FIXED},
+                           "rounding": ref["AwardRounding"]},
+            "required": ["source"], "additionalProperties": False,
+        },
+        "AwardSourceKind": {"type": "string", "enum": [k.value for k in formats.SourceKind]},
+        "AwardRounding": {"type": "string", "enum": ["exact", "floor"],
+                          "description": "An own average as it is (`exact`) or rounded down (`floor`)."},
+        "AwardFigure": {
+            "type": "object", "description": "What the entrant is credited (`for`) and charged (`against`).",
+            "properties": {"for": ref["AwardSource"], "against": ref["AwardSource"]},
+            "additionalProperties": False,
+        },
+        "ByePolicyRules": {
+            "type": "object",
+            "description": "What a bye counts as, and each figure's source; a figure left out takes the "
+                           "round's average, `preset` starts from a preset.",
+            "properties": {"preset": ref["ByePreset"], "result": ref["ByeResult"],
+                           **{figure: ref["AwardFigure"] for figure in FIGURES}},
+            "additionalProperties": False,
+        },
+        "ByeResult": {"type": "string", "enum": [r.value for r in formats.Result],
+                      "description": _listing((r.value, f"a bye counts as {r.label}") for r in formats.Result)},
+        "ByePolicy": {
+            "oneOf": [ref["ByePreset"], ref["ByePolicyRules"]],
+            "description": "A preset's name, or the policy spelled out (stored spelled out).",
+        },
+        "EntrantType": {"type": "string", "enum": [e.value for e in formats.EntrantType],
+                        "description": _listing((e.value, e.explanation) for e in formats.EntrantType)},
+        "PairingSystem": {"type": "string", "enum": [e.value for e in formats.PairingSystem],
+                          "description": _listing((e.value, e.explanation) for e in formats.PairingSystem)},
+        "ClubAvoidance": {
+            "type": "integer", "minimum": 0, "maximum": max(c.level for c in formats.ClubAvoidance),
+            "description": "How hard a Swiss draw keeps two pairs of one club apart.\n\n"
+                           + _listing((c.level, c.label) for c in formats.ClubAvoidance),
+        },
+        "TimeCalled": {"type": "string", "enum": [e.value for e in formats.TimeCalled],
+                       "description": _listing((e.value, e.explanation) for e in formats.TimeCalled)},
+    }
+
+
+#: The component each registry field's value is, with the components it refers to.
+_FIELD_COMPONENTS = {
+    "match_format": ("MatchFormat", "MatchKind"),
+    "team_format": ("TeamFormat", "TeamKind"),
+    "tiebreaks": ("TieBreakOrder", "TieBreakName"),
+    "bye_policy": ("ByePolicy", "ByePreset", "ByePolicyRules", "ByeResult", "AwardFigure", "AwardSource",
+                   "AwardSourceKind", "AwardRounding"),
+    "entrant_type": ("EntrantType",),
+    "pairing_system": ("PairingSystem",),
+    "time_called": ("TimeCalled",),
+    "club_avoidance": ("ClubAvoidance",),
+}
+#: Answers always carry the stored (canonical) form: a bye policy spelled out.
+_RESPONSE_COMPONENT = {"bye_policy": "ByePolicyRules"}
+
+
+class RegistryFieldExtension(OpenApiSerializerFieldExtension):
+    """A ``RegistryField`` (api/serializers/events.py) as its registry component, built now."""
+
+    target_class = "api.serializers.events.RegistryField"
+    match_subclasses = True
+
+    def map_serializer_field(self, auto_schema: Any, direction: Any) -> Any:
+        setting = self.target.registry_setting
+        built = registry_components()
+        for name in _FIELD_COMPONENTS[setting]:
+            auto_schema.registry.register_on_missing(
+                ResolvedComponent(name=name, type=ResolvedComponent.SCHEMA, schema=built[name], object=name))
+        name = _RESPONSE_COMPONENT.get(setting, _FIELD_COMPONENTS[setting][0]) if direction == "response" \
+            else _FIELD_COMPONENTS[setting][0]
+        return {"$ref": f"#/components/schemas/{name}"}
+
+
 # ---- the hand record as components -------------------------------------------------------------------
 
 
@@ -156,7 +293,7 @@ def hand_format_components() -> dict[str, Any]:
     components[f"{HAND_PREFIX}GameDocument"] = _rewrite_refs(whole)
     for schema in components.values():
         if isinstance(schema, dict):
-            schema.setdefault("description", "HAND_FORMAT.md v1 (api/schemas/hand-format-v1.schema.json)")
+            schema.setdefault("description", "docs/hand-format.md v1 (api/schemas/hand-format-v1.schema.json)")
     return components
 
 
@@ -176,7 +313,7 @@ def _error_response(status_code: int) -> dict[str, Any]:
 ERROR_COMPONENTS = {
     "Error": {
         "type": "object",
-        "description": "The one error shape of every 4xx (DECISIONS.md, errors).",
+        "description": "The one error shape of every 4xx (docs/decisions.md, errors).",
         "properties": {"error": {"$ref": "#/components/schemas/ErrorDetail"}},
         "required": ["error"],
     },

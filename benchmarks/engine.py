@@ -5,7 +5,7 @@
 
 The corpus is whole games from the engine's seeded simulator (``scoring.simulate.simulate_game``) over
 every preset and the 2- and 3-player English game, with a few reneges and misdeals, each game written
-in both forms of HAND_FORMAT.md: the tally form and the play form (card by card). For each form it
+in both forms of docs/hand-format.md: the tally form and the play form (card by card). For each form it
 times ``json.loads`` of every document's text and ``score_game`` of every parsed document (the best
 CPU time of ``--repeat`` rounds each, interleaved so that both see the same machine load, the garbage
 collector off while timing as in ``timeit``) and prints:

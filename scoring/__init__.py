@@ -1,7 +1,7 @@
 """Hang Jack's All Fours rules engine: pure Python, standard library only.
 
-The reference scorer for Trinidad All Fours and its variants (RULES.md). Start with
-``score_game(doc)``, which reads a game document of HAND_FORMAT.md and returns its result document, or
+The reference scorer for Trinidad All Fours and its variants (docs/rules.md). Start with
+``score_game(doc)``, which reads a game document of docs/hand-format.md and returns its result document, or
 raises ``InvalidHand`` with a stable ``code``, the ``path`` at fault and a sentence. A service that
 records one hand at a time calls ``score_hand(rules, score, raw_hand, dealer=...)``; ``read_hand`` reads
 and checks a hand without scoring it. docs/engine.md has the whole story.

@@ -29,7 +29,7 @@ class _RepeatedName(ValueError):
 
 def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     """A JSON object, refusing a name given twice (a second ``penalties`` must not silently replace
-    the first, as HAND_FORMAT.md refuses unknown names for the same reason)."""
+    the first, as docs/hand-format.md refuses unknown names for the same reason)."""
     out = dict(pairs)
     if len(out) != len(pairs):
         seen: set[str] = set()

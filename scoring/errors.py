@@ -23,7 +23,7 @@ class InvalidHand(ValueError):
         self.message = message
 
     def to_dict(self) -> dict[str, Any]:
-        """The error object of HAND_FORMAT.md: ``{"error": {"code", "path", "message"}}``."""
+        """The error object of docs/hand-format.md: ``{"error": {"code", "path", "message"}}``."""
         return {"error": {"code": self.code, "path": self.path, "message": self.message}}
 
     def __repr__(self) -> str:

@@ -1,6 +1,6 @@
 """Whole game documents and single hands: the engine's entry points.
 
-- ``score_game(doc)``: a game document of HAND_FORMAT.md in, its result document out (plain JSON data).
+- ``score_game(doc)``: a game document of docs/hand-format.md in, its result document out (plain JSON data).
 - ``score_document(doc)``: the same, typed: a ``GameResult``.
 - ``score_hand(rules, score, raw_hand, dealer=...)``: one hand against the current score, for a service
   that records a game one hand at a time.
@@ -29,7 +29,7 @@ _TALLY_OR_MISDEAL: Final = TALLY_FIELDS | {"misdeal"}
 
 
 def score_game(doc: Any) -> dict[str, Any]:
-    """Score a game document; return the result document of HAND_FORMAT.md.
+    """Score a game document; return the result document of docs/hand-format.md.
 
     >>> score_game({"score": [13, 10], "hand": {"dealer": 2, "kicks": ["AH"]}})["winner"]
     0

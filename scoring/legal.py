@@ -1,4 +1,4 @@
-"""The rules of play (RULES.md section 4): which cards may be played, which offence an illegal card
+"""The rules of play (docs/rules.md section 4): which cards may be played, which offence an illegal card
 is, and who wins a trick.
 
 ``legal_cards(rules, trump, holding, trick)`` lists the cards of ``holding`` that may go on ``trick``

@@ -1,6 +1,6 @@
 """The engine's typed objects: a hand record read from either form, and what scoring it yields.
 
-Both entry forms of HAND_FORMAT.md become one ``Hand``: ``tally.py`` reads the tally form (checking
+Both entry forms of docs/hand-format.md become one ``Hand``: ``tally.py`` reads the tally form (checking
 every consistency rule), ``play.py`` derives the same facts from a card-by-card record. ``score.py``
 scores a ``Hand`` into ``Event`` objects; one code path for both forms.
 """
@@ -126,7 +126,7 @@ class GameResult:
     hands: tuple[HandResult, ...]
 
     def to_dict(self) -> dict[str, Any]:
-        """The result document of HAND_FORMAT.md."""
+        """The result document of docs/hand-format.md."""
         return {"score": list(self.score), "winner": self.winner, "hands": [h.to_dict() for h in self.hands]}
 
 

@@ -1,4 +1,4 @@
-"""The play form of HAND_FORMAT.md: a card-by-card record read into the same ``Hand`` as the tally form.
+"""The play form of docs/hand-format.md: a card-by-card record read into the same ``Hand`` as the tally form.
 
 ``read_play_hand(raw, rules, path)`` checks the record (every card parses, no card twice in the deal,
 the right number of seats, cards, runs, discards and tricks, every card played by the seat whose turn it

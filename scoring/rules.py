@@ -1,4 +1,4 @@
-"""Rule sets: the five presets of RULES.md section 9 and every option, as one immutable object.
+"""Rule sets: the five presets of docs/rules.md section 9 and every option, as one immutable object.
 
 ``RuleSet.from_spec("trinidad")`` or ``RuleSet.from_spec({"preset": "trinidad", "game_points": 2})``;
 without ``preset`` the options apply over ``trinidad``. An unknown preset, option or value raises
@@ -27,7 +27,7 @@ FIRST_DEAL: Final = 6
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class RuleSet:
-    """Every rule option of RULES.md section 9, fully resolved. Build it with ``from_spec``."""
+    """Every rule option of docs/rules.md section 9, fully resolved. Build it with ``from_spec``."""
 
     preset: str = "trinidad"
     players: int = 4
@@ -266,7 +266,7 @@ def _option_value(name: str, value: object, where: str) -> object:
 
 def _check_whole(rules: RuleSet, path: str) -> None:
     # R = 0 (run_cards the pack cannot supply even once) is a rule set like any other: a run cannot be
-    # recorded, and a deal begged on and not given is abandoned with its one kick (HAND_FORMAT.md's R+1)
+    # recorded, and a deal begged on and not given is abandoned with its one kick (docs/hand-format.md's R+1)
     if rules.players == 3 and (rules.renege != "one_point" or rules.undertrump != "allowed"):
         raise InvalidHand("three_players_lost_game", path,
                           "A 3-player rule set must use renege one_point and allow undertrumping: "

@@ -1,4 +1,4 @@
-"""Scoring one read hand: the events of RULES.md section 6, in order, stopping at the target.
+"""Scoring one read hand: the events of docs/rules.md section 6, in order, stopping at the target.
 
 ``evaluate(rules, hand, score)`` takes a ``model.Hand`` (from either form) and the score before it and
 returns a ``HandResult``. Points accrue strictly in this order: each kick as it is turned (kicks of
@@ -42,7 +42,7 @@ def scoring_kicks(
 def evaluate(rules: RuleSet, hand: Hand, score: Sequence[int], path: str = "hand") -> HandResult:
     """Score ``hand`` starting from ``score`` (one whole number per side, each below the target).
 
-    Events are scored one by one in the order of RULES.md section 6 (each kick as turned, the gift,
+    Events are scored one by one in the order of docs/rules.md section 6 (each kick as turned, the gift,
     the penalties in the order they happened, then High, Low, Jack or hang jack, Game); the first that
     takes a side to the target wins the game and ends the hand. ``path`` locates the hand in its
     document for the two refusals that need the score: a gift that would win where ``gift_can_win``

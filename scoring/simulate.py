@@ -3,7 +3,7 @@
 ``simulate_game("trinidad", seed=7)`` shuffles, deals, kicks, begs, gives or runs the pack (same-suit
 re-runs, a pack run out and redealt), lays away cards where ``discard_to`` is set, and plays every trick
 with random legal cards, until the engine says a side has reached the target. Every hand comes out in
-both forms of HAND_FORMAT.md (``play_hands`` card by card, ``tally_hands`` as counted), JSON-ready, and
+both forms of docs/hand-format.md (``play_hands`` card by card, ``tally_hands`` as counted), JSON-ready, and
 ``document(form)`` is a game document for ``scoring.score_game``. The same seed gives the same game.
 
 ``renege_rate`` makes a player now and then play an illegal card (each one is a penalty);

@@ -1,13 +1,13 @@
-"""Reading a hand record's tally form (HAND_FORMAT.md) into a checked ``model.Hand``.
+"""Reading a hand record's tally form (docs/hand-format.md) into a checked ``model.Hand``.
 
 ``read_header`` reads and checks what both forms share (``dealer``, ``misdeal``, ``abandoned``,
 ``kicks``, ``beg``); ``read_tally`` adds the counted fields of the tally form (``high``, ``low``,
-``jack``, ``game``, ``penalties``) and every consistency check of HAND_FORMAT.md. Every refusal is an
+``jack``, ``game``, ``penalties``) and every consistency check of docs/hand-format.md. Every refusal is an
 ``InvalidHand`` with a stable code, the JSON path of the first fault and a sentence.
 
 Checks run in a fixed order, so "the first fault" is well defined: unknown field names, then the
 header fields in the order above, then the shape of each counted field in the order above, then the
-cross-checks between them (in the order of HAND_FORMAT.md's list).
+cross-checks between them (in the order of docs/hand-format.md's list).
 
 This is the engine's hot path: the happy path builds no strings (paths are spelt out only when a
 check fails) and takes shared value objects from ``model``'s look-ups.
@@ -559,7 +559,7 @@ def _cross_check(
     game: tuple[int, ...],
     penalties: tuple[Penalty, ...],
 ) -> None:
-    """The consistency checks of HAND_FORMAT.md between the counted fields of a played hand."""
+    """The consistency checks of docs/hand-format.md between the counted fields of a played hand."""
     low_dealt = rules.low == "dealt"
 
     # High and Low: both or neither; trumps in play; Low not above High; one card, one side
@@ -600,7 +600,7 @@ def _cross_check(
     if high_card is trump_jack:
         assert high is not None
         _check_jack_named(jack, high.side, "High", trump_jack, path)
-    if low_card is trump_jack and low_dealt:  # HAND_FORMAT.md: "for Low, only where low is dealt"
+    if low_card is trump_jack and low_dealt:  # docs/hand-format.md: "for Low, only where low is dealt"
         assert low is not None
         _check_jack_named(jack, low.side, "Low", trump_jack, path)
     if jack is not None:

@@ -1,7 +1,7 @@
 """Suite-wide fixtures and the rule for tests that need a real service.
 
 Tests marked ``postgres``, ``redis``, ``celery_worker`` or ``browser`` skip with a one-line reason when
-the service is absent; under ``CI=true`` that skip is a failure instead (DECISIONS.md, what runs where).
+the service is absent; under ``CI=true`` that skip is a failure instead (docs/decisions.md, what runs where).
 """
 
 from __future__ import annotations

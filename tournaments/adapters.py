@@ -13,9 +13,9 @@ from typing import Any
 
 import scoring
 from scoring import InvalidHand, RuleSet
-from tournaments.services.errors import ValidationFailed, from_invalid_hand
+from tournaments.errors import ValidationFailed, from_invalid_hand
 
-#: What ``Tournament.rules`` defaults to (DECISIONS.md: every new tournament plays ``trinidad-tournament``).
+#: What ``Tournament.rules`` defaults to (docs/decisions.md: every new tournament plays ``trinidad-tournament``).
 DEFAULT_TOURNAMENT_RULES = "trinidad-tournament"
 
 
@@ -87,7 +87,7 @@ def hand_fields(result: Any) -> dict[str, Any]:
 
 
 def result_dict(result: Any) -> dict[str, Any]:
-    """A ``HandResult`` as the JSON of HAND_FORMAT.md's result (for previews)."""
+    """A ``HandResult`` as the JSON of docs/hand-format.md's result (for previews)."""
     return dict(result.to_dict())
 
 

@@ -1,7 +1,10 @@
 """The Django admin, for staff (organisers work in the console and the API, checked per tournament).
 
 People and tournaments are edited here: clubs, players, pairs (with a CSV import), tournaments with
-their entries and organiser roles. Everything the tournament's services derive or record (rounds'
+their entries and organiser roles, each saved and deleted through its registry service
+(``tournaments.services``: ``tournament_create``, ``club_update``, ``pairs_import`` ...). A tournament's
+formats, tie-breaks and bye policy are offered as the registry's choices (``tournaments.formats``),
+never as raw JSON. Everything the tournament's services derive or record (rounds'
 lifecycle, boards, games, hands, confirmations, the audit trail, idempotency answers, the outbox and
 standings snapshots) is shown read-only: those change only through the services, which lock, audit and
 rescore (docs/adr/0003-admin-read-only-for-play.md).
@@ -20,7 +23,7 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 
-from .admin_csv import REQUIRED_COLUMNS, pairs_import_csv
+from . import formats
 from .models import (
     AuditEvent,
     Board,
@@ -40,7 +43,11 @@ from .models import (
     Tournament,
     TournamentRole,
 )
+from .services import events as event_services
+from .services import people as people_services
 from .services.devices import device_revoke
+from .services.errors import DomainError
+from .services.imports import REQUIRED_COLUMNS, PairsImportRefused, pairs_import
 
 admin.site.site_header = "Hang Jack administration"
 admin.site.site_title = "Hang Jack admin"
@@ -76,22 +83,79 @@ class ReadOnlyInline(admin.TabularInline):  # type: ignore[type-arg]
         return False
 
 
+# ---- Saving through the services -------------------------------------------------------------------
+
+
+def copy_fields(target: Any, source: Any) -> None:
+    """Make the admin's object the row a service wrote (its pk, canonical settings, derived fields), so
+    the inlines and the redirect that follow see it."""
+    for field in type(source)._meta.concrete_fields:
+        setattr(target, field.attname, getattr(source, field.attname))
+    target._state.adding = False
+    target._state.db = source._state.db
+
+
+class ServiceAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    """Saves and deletes through the registry services (``create``/``update``/``delete`` below), which
+    check, audit and refuse; the model form has already run the model's own checks."""
+
+    service_create: Any = None
+    service_update: Any = None
+    service_delete: Any = None
+    #: The keyword the update and delete services name the object by (``club=``).
+    kind = ""
+    #: The fields the services take.
+    service_fields: tuple[str, ...] = ()
+
+    def service_values(self, form: Any, *, only_changed: bool) -> dict[str, Any]:
+        names = form.changed_data if only_changed else list(form.cleaned_data)
+        return {name: form.cleaned_data[name] for name in names if name in self.service_fields}
+
+    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
+        if change:
+            saved = self.service_update(**{self.kind: obj}, user=request.user,
+                                        **self.service_values(form, only_changed=True))
+        else:
+            saved = self.service_create(user=request.user, **self.service_values(form, only_changed=False))
+        copy_fields(obj, saved)
+
+    def delete_model(self, request: HttpRequest, obj: Any) -> None:
+        self.service_delete(**{self.kind: obj}, user=request.user)
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
+        for obj in queryset:
+            try:
+                self.service_delete(**{self.kind: obj}, user=request.user)
+            except DomainError as exc:
+                self.message_user(request, f"{obj}: {exc.message}", messages.ERROR)
+
+
 # ---- People ---------------------------------------------------------------------------------------
 
 
 @admin.register(Club)
-class ClubAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class ClubAdmin(ServiceAdmin):
     list_display = ["name", "short_name", "town"]
     search_fields = ["name", "short_name", "town"]
+    service_create = staticmethod(people_services.club_create)
+    service_update = staticmethod(people_services.club_update)
+    service_delete = staticmethod(people_services.club_delete)
+    kind = "club"
+    service_fields = people_services.CLUB_FIELDS
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class PlayerAdmin(ServiceAdmin):
     list_display = ["name", "club"]
     list_filter = ["club"]
     list_select_related = ["club"]
     search_fields = ["name", "club__name"]
     autocomplete_fields = ["club"]
+    service_create = staticmethod(people_services.player_create)
+    service_update = staticmethod(people_services.player_update)
+    service_delete = staticmethod(people_services.player_delete)
+    kind = "player"
+    service_fields = people_services.PLAYER_FIELDS
 
 
 class PairCsvImportForm(forms.Form):
@@ -104,13 +168,18 @@ class PairCsvImportForm(forms.Form):
 
 
 @admin.register(Pair)
-class PairAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class PairAdmin(ServiceAdmin):
     list_display = ["__str__", "club", "seed", "player_1", "player_2"]
     list_filter = ["club"]
     list_select_related = ["club", "player_1", "player_2"]
     search_fields = ["name", "player_1__name", "player_2__name", "club__name"]
     autocomplete_fields = ["player_1", "player_2", "club"]
     change_list_template = "admin/tournaments/pair/change_list.html"
+    service_create = staticmethod(people_services.pair_create)
+    service_update = staticmethod(people_services.pair_update)
+    service_delete = staticmethod(people_services.pair_delete)
+    kind = "pair"
+    service_fields = people_services.PAIR_FIELDS
 
     def get_urls(self) -> list[URLPattern]:
         custom = [
@@ -125,21 +194,22 @@ class PairAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     def import_csv_view(self, request: HttpRequest) -> HttpResponse:
         if not self.has_add_permission(request):
             return HttpResponseRedirect(reverse("admin:tournaments_pair_changelist"))
-        errors = []
+        errors: list[Any] = []
         if request.method == "POST":
             form = PairCsvImportForm(request.POST, request.FILES)
             if form.is_valid():
                 upload = form.cleaned_data["file"]
-                result = pairs_import_csv(
-                    data=upload.read(), tournament=form.cleaned_data["tournament"], user=request.user
-                )
-                if result.ok:
+                try:
+                    result = pairs_import(data=upload.read(), tournament=form.cleaned_data["tournament"],
+                                          user=request.user)
+                except PairsImportRefused as exc:
+                    errors = exc.errors
+                    self.message_user(
+                        request, f"Nothing imported: {len(errors)} row(s) to fix (listed below).", messages.ERROR
+                    )
+                else:
                     self.message_user(request, "Imported: " + result.summary(), messages.SUCCESS)
                     return HttpResponseRedirect(reverse("admin:tournaments_pair_changelist"))
-                errors = result.errors
-                self.message_user(
-                    request, f"Nothing imported: {len(errors)} row(s) to fix (listed below).", messages.ERROR
-                )
         else:
             form = PairCsvImportForm()
         context = {
@@ -153,11 +223,185 @@ class PairAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         return TemplateResponse(request, "admin/tournaments/pair/import_csv.html", context)
 
 
-# ---- Tournaments ----------------------------------------------------------------------------------
+# ---- Tournaments: the registry's choices, saved through the services -----------------------------------
+
+
+class MatchFormatWidget(forms.MultiWidget):
+    """A board's format as a kind and its N."""
+
+    def __init__(self, kinds: list[tuple[str, str]], attrs: dict[str, Any] | None = None) -> None:
+        super().__init__([forms.Select(choices=kinds), forms.NumberInput(attrs={"min": 1, "style": "width:5em"})],
+                         attrs)
+
+    def decompress(self, value: Any) -> list[Any]:
+        if isinstance(value, dict):
+            return [value.get("kind"), value.get("n")]
+        return [None, None]
+
+
+class MatchFormatFormField(forms.MultiValueField):
+    """``first_to`` / ``games`` with N, from the registry's ``CHOSEN_MATCH_KINDS``."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kinds = [(k.value, k.label) for k in formats.CHOSEN_MATCH_KINDS]
+        fields = (forms.ChoiceField(choices=kinds), forms.IntegerField(min_value=1))
+        super().__init__(fields, widget=MatchFormatWidget(kinds), require_all_fields=True, **kwargs)
+
+    def compress(self, data_list: list[Any]) -> dict[str, Any] | None:
+        return {"kind": data_list[0], "n": data_list[1]} if data_list else None
+
+
+class TeamFormatWidget(forms.MultiWidget):
+    """A club-team match's boards, kind and N."""
+
+    def __init__(self, kinds: list[tuple[str, str]], attrs: dict[str, Any] | None = None) -> None:
+        number = {"min": 1, "style": "width:5em"}
+        super().__init__([forms.NumberInput(attrs={**number, "placeholder": "boards"}), forms.Select(choices=kinds),
+                          forms.NumberInput(attrs={**number, "placeholder": "N"})], attrs)
+
+    def decompress(self, value: Any) -> list[Any]:
+        if isinstance(value, dict):
+            return [value.get("boards"), value.get("kind"), value.get("n")]
+        return [None, "", None]
+
+
+class TeamFormatFormField(forms.MultiValueField):
+    """K boards decided by ``games`` or ``first_to_total`` N (the registry's ``TeamKind``); blank: none."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kinds = [("", "— (a pairs event)"), *((k.value, k.label) for k in formats.TeamKind)]
+        fields = (forms.IntegerField(min_value=1, required=False), forms.ChoiceField(choices=kinds, required=False),
+                  forms.IntegerField(min_value=1, required=False))
+        super().__init__(fields, widget=TeamFormatWidget(kinds), require_all_fields=False, required=False, **kwargs)
+
+    def compress(self, data_list: list[Any]) -> dict[str, Any] | None:
+        if not data_list or all(v in (None, "") for v in data_list):
+            return None
+        boards, kind, n = data_list
+        return {"boards": boards, "kind": kind, "n": n}
+
+
+class TieBreaksWidget(forms.MultiWidget):
+    """One select per position, best first."""
+
+    def __init__(self, count: int, choices: list[tuple[str, str]], attrs: dict[str, Any] | None = None) -> None:
+        super().__init__([forms.Select(choices=choices) for _ in range(count)], attrs)
+
+    def decompress(self, value: Any) -> list[Any]:
+        names = list(value) if isinstance(value, list | tuple) else []
+        return names + [""] * (len(self.widgets) - len(names))
+
+
+class TieBreaksFormField(forms.MultiValueField):
+    """The tie-break order as ordered choices of every registered tie-break (read when the form is made,
+    so a tie-break registered at run time is offered); checked by ``TIE_BREAKS.parse``."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        choices = [("", "—"), *((t.name, t.label) for t in formats.TIE_BREAKS)]
+        count = len(formats.TIE_BREAKS.names())
+        fields = tuple(forms.ChoiceField(choices=choices, required=False) for _ in range(count))
+        super().__init__(fields, widget=TieBreaksWidget(count, choices), require_all_fields=False, **kwargs)
+
+    def compress(self, data_list: list[Any]) -> list[str]:
+        return [name for name in data_list or [] if name]
+
+
+def _bye_choices(current: Any) -> list[tuple[str, str]]:
+    choices = [(name, preset.label) for name, preset in formats.BYE_PRESETS.items()]
+    try:
+        policy = formats.AwardPolicy.from_dict(current) if current is not None else None
+    except formats.FormatError:
+        policy = None
+    if policy is not None and policy.preset is None:
+        choices.append(("custom", f"Keep this event's own policy: {policy.describe()}"))
+    return choices
+
+
+def _club_avoidance_choices(current: Any) -> list[tuple[int, str]]:
+    levels = {c.level: c.label for c in formats.ClubAvoidance}
+    if isinstance(current, int) and current not in levels:
+        levels[current] = f"{formats.ClubAvoidance.of_level(current).label} (level {current})"
+    return sorted(levels.items())
+
+
+#: A registry error's path (``match_format.kind``, ``tiebreaks[2]``) -> the admin field it belongs to.
+def _form_field(path: str) -> str:
+    return path.split(".", 1)[0].split("[", 1)[0]
+
+
+class TournamentAdminForm(forms.ModelForm):  # type: ignore[type-arg]
+    """The tournament's settings as the registry's choices; checked by ``tournament_settings_clean``."""
+
+    match_format = MatchFormatFormField(help_text="What each board plays.")
+    team_format = TeamFormatFormField(help_text="Club-team events: boards per match, how it is decided, and N.")
+    tiebreaks = TieBreaksFormField(help_text="Best first; leave the boxes you do not need blank.")
+    bye_policy = forms.ChoiceField(help_text="What a bye counts as and scores.")
+    club_avoidance = forms.TypedChoiceField(coerce=int, help_text="Swiss pairing: how hard to keep club-mates apart.")
+
+    class Meta:
+        model = Tournament
+        fields = [*event_services.TOURNAMENT_FIELDS]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["tiebreaks"] = TieBreaksFormField(help_text=self.fields["tiebreaks"].help_text)
+        stored_bye = self.instance.bye_policy if self.instance.pk else formats.DEFAULT_BYE_POLICY.to_dict()
+        self.fields["bye_policy"].choices = _bye_choices(stored_bye)
+        policy = formats.AwardPolicy.from_dict(stored_bye) if stored_bye is not None else formats.DEFAULT_BYE_POLICY
+        self.initial["bye_policy"] = policy.preset or "custom"
+        self.fields["club_avoidance"].choices = _club_avoidance_choices(self.instance.club_avoidance)
+        if not self.instance.pk:
+            self.initial.setdefault("match_format", formats.DEFAULT_MATCH_FORMAT.to_dict())
+            self.initial.setdefault("tiebreaks", list(formats.DEFAULT_TIE_BREAKS))
+
+    def clean_bye_policy(self) -> Any:
+        value = self.cleaned_data["bye_policy"]
+        return self.instance.bye_policy if value == "custom" else value
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        names = [n for n in event_services.TOURNAMENT_FIELDS if n in data and n not in self.errors]
+        if self.instance.pk:
+            names = [n for n in names if n in self.changed_data]
+        try:
+            event_services.tournament_settings_clean({n: data[n] for n in names},
+                                                     instance=self.instance if self.instance.pk else None)
+        except DomainError as exc:
+            for path, text in (exc.fields or {"__all__": exc.message}).items():
+                field = _form_field(path)
+                self.add_error(field if field in self.fields else None, text)
+        return data
+
+
+def _entry_refusal(form: Any, tournament: Tournament, entry: Entry | None) -> None:
+    """The entry services' checks (``entry_check``) as the form's errors, before anything is saved."""
+    pair = form.cleaned_data.get("pair")
+    if pair is None or tournament is None:
+        return
+    try:
+        event_services.entry_check(tournament=tournament, pair=pair, entry=entry)
+    except DomainError as exc:
+        form.add_error("pair" if "pair" in (exc.fields or {}) else None, exc.message)
+
+
+class EntryFormSet(forms.BaseInlineFormSet):  # type: ignore[type-arg]
+    def clean(self) -> None:
+        super().clean()
+        for form in self.forms:
+            if not getattr(form, "cleaned_data", None):
+                continue
+            if form.cleaned_data.get("DELETE") and form.instance.pk:
+                try:
+                    event_services.entry_check_delete(entry=form.instance)
+                except DomainError as exc:
+                    form.add_error(None, exc.message)
+            elif form.has_changed() and not form.cleaned_data.get("DELETE"):
+                _entry_refusal(form, self.instance, form.instance if form.instance.pk else None)
 
 
 class EntryInline(admin.TabularInline):  # type: ignore[type-arg]
     model = Entry
+    formset = EntryFormSet
     extra = 0
     autocomplete_fields = ["pair"]
     fields = ["pair", "seed", "withdrawn"]
@@ -178,7 +422,8 @@ class TournamentRoleInline(admin.TabularInline):  # type: ignore[type-arg]
 
 
 @admin.register(Tournament)
-class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class TournamentAdmin(ServiceAdmin):
+    form = TournamentAdminForm
     list_display = ["name", "status", "published", "entrant_type", "pairing_system", "starts_on", "venue"]
     list_filter = ["status", "published", "entrant_type", "pairing_system"]
     search_fields = ["name", "slug", "venue"]
@@ -193,6 +438,36 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
                                           "club_avoidance"]}),
         ("Record", {"fields": ["created_at"]}),
     ]
+    service_update = staticmethod(event_services.tournament_update)
+    service_delete = staticmethod(event_services.tournament_delete)
+    kind = "tournament"
+    service_fields = event_services.TOURNAMENT_FIELDS
+
+    @staticmethod
+    def service_create(**values: Any) -> Tournament:
+        # Staff set the roles themselves (the inline): creating one is not making oneself its organiser.
+        return event_services.tournament_create(add_organiser=False, **values)
+
+    def save_formset(self, request: HttpRequest, form: Any, formset: Any, change: bool) -> None:
+        """The entries inline writes through the entry services; the roles inline as Django does."""
+        if formset.model is not Entry:
+            super().save_formset(request, form, formset, change)
+            return
+        formset.save(commit=False)
+        for entry in formset.deleted_objects:
+            event_services.entry_delete(entry=entry, user=request.user)
+        for entry, changed in formset.changed_objects:
+            values = {name: getattr(entry, name) for name in changed if name in event_services.ENTRY_FIELDS}
+            event_services.entry_update(entry=entry, user=request.user, **values)
+        for entry in formset.new_objects:
+            event_services.entry_create(tournament=form.instance, pair=entry.pair, seed=entry.seed,
+                                        withdrawn=entry.withdrawn, user=request.user)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        # A tournament with rounds is finished, never deleted (tournament_delete refuses it).
+        if obj is not None and obj.rounds.exists():
+            return False
+        return super().has_delete_permission(request, obj)
 
     @admin.display(description="Rules as resolved by the engine")
     def rules_resolved_display(self, obj: Tournament) -> str:
@@ -208,13 +483,39 @@ class TournamentRoleAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     search_fields = ["user__username", "tournament__name"]
 
 
+class EntryAdminForm(forms.ModelForm):  # type: ignore[type-arg]
+    class Meta:
+        model = Entry
+        fields = ["tournament", *event_services.ENTRY_FIELDS]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        tournament = data.get("tournament") or getattr(self.instance, "tournament", None)
+        _entry_refusal(self, tournament, self.instance if self.instance.pk else None)
+        return data
+
+
 @admin.register(Entry)
-class EntryAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class EntryAdmin(ServiceAdmin):
+    form = EntryAdminForm
     list_display = ["pair", "tournament", "seed", "withdrawn"]
     list_filter = ["tournament", "withdrawn"]
     list_select_related = ["tournament", "pair__player_1", "pair__player_2"]
     search_fields = ["pair__name", "pair__player_1__name", "pair__player_2__name", "tournament__name"]
     autocomplete_fields = ["pair", "tournament"]
+    service_create = staticmethod(event_services.entry_create)
+    service_update = staticmethod(event_services.entry_update)
+    service_delete = staticmethod(event_services.entry_delete)
+    kind = "entry"
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        # An entry stays in its tournament; enter the pair in the other one instead.
+        return ["tournament"] if obj is not None else []
+
+    def service_values(self, form: Any, *, only_changed: bool) -> dict[str, Any]:
+        allowed = event_services.ENTRY_FIELDS if only_changed else ("tournament", *event_services.ENTRY_FIELDS)
+        names = form.changed_data if only_changed else list(form.cleaned_data)
+        return {name: form.cleaned_data[name] for name in names if name in allowed}
 
 
 # ---- Play: read-only, changed through the services -------------------------------------------------

@@ -54,8 +54,8 @@ def round_pair(round_id: int) -> str | None:
     refusal of the pairing itself is not retried: it is recorded on the round for the organiser, who
     starts the round again once it is fixed.
     """
+    from tournaments.errors import DomainError, NotFound
     from tournaments.models import Round
-    from tournaments.services.errors import DomainError, NotFound
     from tournaments.services.pairing import round_pair as pair
     from tournaments.services.pairing import round_pair_failed
 

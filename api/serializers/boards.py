@@ -17,12 +17,12 @@ MAX_NUMBER = 10_000
 
 @extend_schema_field(HAND_REF)
 class HandRecordField(serializers.JSONField):
-    """A hand record of HAND_FORMAT.md v1 (tally, play or misdeal form); the engine checks the rest."""
+    """A hand record of docs/hand-format.md v1 (tally, play or misdeal form); the engine checks the rest."""
 
     def to_internal_value(self, data: Any) -> Any:
         data = super().to_internal_value(data)
         if not isinstance(data, dict):
-            raise serializers.ValidationError("A hand record is a JSON object (HAND_FORMAT.md).")
+            raise serializers.ValidationError("A hand record is a JSON object (docs/hand-format.md).")
         return data
 
 
@@ -126,7 +126,7 @@ class PreviewSerializer(serializers.Serializer):
     hand_number = serializers.IntegerField()
     dealer = serializers.IntegerField()
     score_before = serializers.ListField(child=serializers.IntegerField())
-    result = serializers.DictField(help_text="trump, events, score, winner, next_dealer (HAND_FORMAT.md, the result).")
+    result = serializers.DictField(help_text="trump, events, score, winner, next_dealer (docs/hand-format.md, the result).")
     ends_game = serializers.BooleanField()
 
 

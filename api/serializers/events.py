@@ -1,4 +1,11 @@
-"""Tournaments (with the rule set checked by the engine), entries and rounds, for organisers."""
+"""Tournaments (with the rule set checked by the engine), entries and rounds, for organisers; the registry's
+choices (``GET /tournaments/formats/``).
+
+HTTP translation only: a tournament's settings (formats, tie-breaks, bye policy, entrant type, pairing
+system, time-called policy, club avoidance) are passed to the services as sent, where the registry checks
+them all at once (``tournament_settings_clean``); their OpenAPI schemas are built from the registry when
+the document is generated (``api.schema.RegistryFieldExtension``). No list of choices is copied here.
+"""
 
 from __future__ import annotations
 
@@ -12,20 +19,12 @@ from tournaments.models import Entry, Pair, Round, Tournament
 
 from ..schema import RULES_REF
 
-MATCH_KINDS = ("first_to", "games")
-TEAM_KINDS = ("games", "first_to_total")
-TIEBREAKS = ("match_points", "wins", "bullseyes_won", "chalk_difference", "hang_jacks_for", "buchholz")
-BYE_RESULTS = ("win", "draw", "loss")
-MAX_N = 99
-
-
-def _whole(value: Any, low: int, high: int) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+MAX_ROUNDS = 99
 
 
 @extend_schema_field(RULES_REF)
 class RulesField(serializers.JSONField):
-    """A rule set: a preset name or an object of options (RULES.md section 9), checked by the engine."""
+    """A rule set: a preset name or an object of options (docs/rules.md section 9), checked by the engine."""
 
     def to_internal_value(self, data: Any) -> Any:
         data = super().to_internal_value(data)
@@ -37,102 +36,28 @@ class RulesField(serializers.JSONField):
         return data
 
 
-@extend_schema_field(
-    {
-        "type": "object",
-        "properties": {"kind": {"type": "string", "enum": list(MATCH_KINDS)}, "n": {"type": "integer", "minimum": 1, "maximum": MAX_N}},
-        "required": ["kind", "n"],
-        "additionalProperties": False,
-    }
-)
-class MatchFormatField(serializers.JSONField):
-    """A board's match format: ``{"kind": "first_to", "n": 2}`` or ``{"kind": "games", "n": 3}``."""
+class RegistryField(serializers.JSONField):
+    """A setting the registry checks (in the service) and documents (``api.schema``): passed on as sent."""
 
-    def to_internal_value(self, data: Any) -> Any:
-        data = super().to_internal_value(data)
-        if not isinstance(data, dict) or set(data) != {"kind", "n"}:
-            raise serializers.ValidationError('Expected {"kind": "first_to" | "games", "n": N}.')
-        if data["kind"] not in MATCH_KINDS:
-            raise serializers.ValidationError({"kind": f"One of {', '.join(MATCH_KINDS)}."})
-        if not _whole(data["n"], 1, MAX_N):
-            raise serializers.ValidationError({"n": f"A whole number from 1 to {MAX_N}."})
-        return data
+    registry_setting = ""
 
-
-@extend_schema_field(
-    {
-        "oneOf": [
-            {"type": "null"},
-            {
-                "type": "object",
-                "properties": {
-                    "boards": {"type": "integer", "minimum": 1, "maximum": MAX_N},
-                    "kind": {"type": "string", "enum": list(TEAM_KINDS)},
-                    "n": {"type": "integer", "minimum": 1, "maximum": 999},
-                },
-                "required": ["boards", "kind", "n"],
-                "additionalProperties": False,
-            },
-        ]
-    }
-)
-class TeamFormatField(serializers.JSONField):
-    """Club-team events: ``{"boards": K, "kind": "games" | "first_to_total", "n": N}``."""
-
-    def to_internal_value(self, data: Any) -> Any:
-        data = super().to_internal_value(data)
-        if data is None:
-            return None
-        if not isinstance(data, dict) or set(data) != {"boards", "kind", "n"}:
-            raise serializers.ValidationError('Expected {"boards": K, "kind": "games" | "first_to_total", "n": N}.')
-        if not _whole(data["boards"], 1, MAX_N):
-            raise serializers.ValidationError({"boards": f"A whole number from 1 to {MAX_N}."})
-        if data["kind"] not in TEAM_KINDS:
-            raise serializers.ValidationError({"kind": f"One of {', '.join(TEAM_KINDS)}."})
-        if not _whole(data["n"], 1, 999):
-            raise serializers.ValidationError({"n": "A whole number from 1 to 999."})
-        return data
-
-
-@extend_schema_field({"type": "array", "items": {"type": "string", "enum": list(TIEBREAKS)}, "uniqueItems": True})
-class TiebreaksField(serializers.JSONField):
-    def to_internal_value(self, data: Any) -> Any:
-        data = super().to_internal_value(data)
-        if not isinstance(data, list) or not all(isinstance(item, str) and item in TIEBREAKS for item in data):
-            raise serializers.ValidationError(f"A list of: {', '.join(TIEBREAKS)}.")
-        if len(set(data)) != len(data):
-            raise serializers.ValidationError("Each tiebreak once.")
-        return data
-
-
-@extend_schema_field(
-    {
-        "type": "object",
-        "properties": {"result": {"type": "string", "enum": list(BYE_RESULTS)}, "score": {"type": "string", "enum": ["average"]}},
-        "additionalProperties": False,
-    }
-)
-class ByePolicyField(serializers.JSONField):
-    def to_internal_value(self, data: Any) -> Any:
-        data = super().to_internal_value(data)
-        if not isinstance(data, dict) or not set(data) <= {"result", "score"}:
-            raise serializers.ValidationError('Expected {"result": "win" | "draw" | "loss", "score": "average"}.')
-        if "result" in data and data["result"] not in BYE_RESULTS:
-            raise serializers.ValidationError({"result": f"One of {', '.join(BYE_RESULTS)}."})
-        if "score" in data and data["score"] != "average":
-            raise serializers.ValidationError({"score": "Only average."})
-        return data
+    def __init__(self, setting: str, **kwargs: Any) -> None:
+        self.registry_setting = setting
+        super().__init__(**kwargs)
 
 
 class TournamentSerializer(serializers.ModelSerializer):
     rules = RulesField(required=False, help_text="A preset name or an object of options over a preset.")
     rules_resolved = serializers.JSONField(read_only=True, help_text="Every option, resolved by the engine.")
-    match_format = MatchFormatField(required=False)
-    team_format = TeamFormatField(required=False, allow_null=True)
-    tiebreaks = TiebreaksField(required=False)
-    bye_policy = ByePolicyField(required=False)
-    rounds_planned = serializers.IntegerField(min_value=1, max_value=MAX_N, required=False)
-    club_avoidance = serializers.IntegerField(min_value=0, max_value=3, required=False)
+    entrant_type = RegistryField("entrant_type", required=False)
+    pairing_system = RegistryField("pairing_system", required=False)
+    match_format = RegistryField("match_format", required=False)
+    team_format = RegistryField("team_format", required=False, allow_null=True)
+    tiebreaks = RegistryField("tiebreaks", required=False)
+    bye_policy = RegistryField("bye_policy", required=False)
+    time_called = RegistryField("time_called", required=False)
+    rounds_planned = serializers.IntegerField(min_value=1, max_value=MAX_ROUNDS, required=False)
+    club_avoidance = RegistryField("club_avoidance", required=False)
     qualifies_from = serializers.PrimaryKeyRelatedField(queryset=Tournament.objects.all(), allow_null=True, required=False)
 
     class Meta:
@@ -144,26 +69,6 @@ class TournamentSerializer(serializers.ModelSerializer):
         ]
         read_only_fields = ["created_at"]
 
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        instance = self.instance
-        spec = attrs.get("rules", getattr(instance, "rules", None) or "trinidad-tournament")
-        rules = RuleSet.from_spec(spec, "rules")  # already checked by RulesField
-        if rules.players != 4:
-            raise serializers.ValidationError({"rules": "Pairs events take 4-player rule sets only."})
-        attrs["rules_resolved"] = rules.to_dict()
-        starts = attrs.get("starts_on", getattr(instance, "starts_on", None))
-        ends = attrs.get("ends_on", getattr(instance, "ends_on", None))
-        if starts and ends and ends < starts:
-            raise serializers.ValidationError({"ends_on": "The tournament cannot end before it starts."})
-        entrant = attrs.get("entrant_type", getattr(instance, "entrant_type", Tournament.EntrantType.PAIRS))
-        team_format = attrs.get("team_format", getattr(instance, "team_format", None))
-        if entrant == Tournament.EntrantType.CLUB_TEAMS and not team_format:
-            raise serializers.ValidationError({"team_format": "A club-team event needs its team format."})
-        qualifies_from = attrs.get("qualifies_from")
-        if instance is not None and qualifies_from is not None and qualifies_from.pk == instance.pk:
-            raise serializers.ValidationError({"qualifies_from": "A tournament cannot qualify from itself."})
-        return attrs
-
 
 class EntrySerializer(serializers.ModelSerializer):
     pair = serializers.PrimaryKeyRelatedField(queryset=Pair.objects.all())
@@ -174,15 +79,6 @@ class EntrySerializer(serializers.ModelSerializer):
     class Meta:
         model = Entry
         fields = ["id", "pair", "pair_name", "club", "seed", "withdrawn"]
-
-    def validate_pair(self, pair: Pair) -> Pair:
-        tournament = self.context["tournament"]
-        clash = Entry.objects.filter(tournament=tournament, pair=pair)
-        if self.instance is not None:
-            clash = clash.exclude(pk=self.instance.pk)
-        if clash.exists():
-            raise serializers.ValidationError("This pair is already entered.")
-        return pair
 
 
 class RoundSerializer(serializers.ModelSerializer):
@@ -203,7 +99,7 @@ class RoundSerializer(serializers.ModelSerializer):
 
 class RoundCreateSerializer(serializers.Serializer):
     number = serializers.IntegerField(
-        min_value=1, max_value=MAX_N, required=False, help_text="Defaults to the next round number."
+        min_value=1, max_value=MAX_ROUNDS, required=False, help_text="Defaults to the next round number."
     )
 
 
@@ -215,3 +111,57 @@ class RoundCloseSerializer(serializers.Serializer):
 
 class ConfirmAllResultSerializer(serializers.Serializer):
     confirmed = serializers.IntegerField(help_text="How many games were confirmed by this request.")
+
+
+# ---- the registry's choices ------------------------------------------------------------------------------
+
+
+class ChoiceSerializer(serializers.Serializer):
+    name = serializers.CharField(help_text="The value an API request sends and a tournament stores.")
+    label = serializers.CharField()
+    explanation = serializers.CharField(help_text="One sentence for organisers and players.")
+
+
+class TieBreakChoiceSerializer(ChoiceSerializer):
+    short = serializers.CharField(help_text="A column heading.")
+    higher_is_better = serializers.BooleanField(help_text="False where fewer is better (bullseyes lost ...).")
+
+
+class KindChoiceSerializer(ChoiceSerializer):
+    max_n = serializers.IntegerField(help_text="The largest N.")
+
+
+class ByePresetChoiceSerializer(ChoiceSerializer):
+    policy = serializers.JSONField(help_text="The preset spelled out, as a tournament stores it.")
+
+
+class ClubAvoidanceChoiceSerializer(ChoiceSerializer):
+    level = serializers.IntegerField(help_text="The value of `club_avoidance`.")
+
+
+class FormatDefaultsSerializer(serializers.Serializer):
+    entrant_type = serializers.CharField()
+    pairing_system = serializers.CharField()
+    match_format = serializers.JSONField()
+    tiebreaks = serializers.ListField(child=serializers.CharField())
+    bye_policy = serializers.CharField(help_text="A bye preset's name.")
+    club_avoidance = serializers.IntegerField()
+    time_called = serializers.CharField()
+
+
+class FormatsSerializer(serializers.Serializer):
+    """Everything a tournament's settings may be, with labels and explanations (the registry as it is now)."""
+
+    tie_breaks = TieBreakChoiceSerializer(many=True)
+    match_kinds = KindChoiceSerializer(many=True)
+    team_kinds = KindChoiceSerializer(many=True)
+    bye_presets = ByePresetChoiceSerializer(many=True)
+    bye_results = ChoiceSerializer(many=True)
+    bye_sources = ChoiceSerializer(many=True)
+    entrant_types = ChoiceSerializer(many=True)
+    pairing_systems = ChoiceSerializer(many=True)
+    time_called = ChoiceSerializer(many=True)
+    club_avoidance = ClubAvoidanceChoiceSerializer(many=True)
+    defaults = FormatDefaultsSerializer()
+
+

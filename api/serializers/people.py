@@ -1,8 +1,9 @@
-"""Clubs, players and pairs (the shared registry), and the pair CSV import's answer."""
+"""Clubs, players and pairs (the shared registry), and the pair CSV import's answer.
+
+Shapes only: a pair's two players being different, a club's name being free, a record still in use are
+the services' checks (``tournaments.services.people``)."""
 
 from __future__ import annotations
-
-from typing import Any
 
 from rest_framework import serializers
 
@@ -28,13 +29,6 @@ class PairSerializer(serializers.ModelSerializer):
     class Meta:
         model = Pair
         fields = ["id", "name", "display_name", "player_1", "player_2", "club", "seed"]
-
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        player_1 = attrs.get("player_1", getattr(self.instance, "player_1", None))
-        player_2 = attrs.get("player_2", getattr(self.instance, "player_2", None))
-        if player_1 is not None and player_1 == player_2:
-            raise serializers.ValidationError({"player_2": "A pair is two different players."})
-        return attrs
 
 
 class PairImportQuerySerializer(serializers.Serializer):

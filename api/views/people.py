@@ -1,4 +1,7 @@
-"""The shared registry for organisers: clubs, players and pairs (CRUD), and the pair CSV import."""
+"""The shared registry for organisers: clubs, players and pairs (CRUD), and the pair CSV import.
+
+Every write is one service call (``tournaments.services``: ``club_create`` ..., ``pairs_import``); who may
+change a shared record is ``CanEditRegistryObject``'s question, asked before the service is called."""
 
 from __future__ import annotations
 
@@ -11,13 +14,14 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.serializers import BaseSerializer
 
-from tournaments.admin_csv import pairs_import_csv
+from tournaments import services
 from tournaments.models import Club, Pair, Player, Tournament
 
 from ..filters import ClubFilter, PairFilter, PlayerFilter
 from ..parsers import CSVParser, SafeJSONParser
-from ..permissions import CanEditRegistryObject, IsOrganiser, require_organiser_of
+from ..permissions import CanEditRegistryObject, IsOrganiser, organiser_user, require_organiser_of
 from ..schema import error_responses
 from ..serializers.people import (
     ClubSerializer,
@@ -55,14 +59,32 @@ def _crud_schema(tag: str, example: dict[str, Any]) -> Any:
 
 
 class _RegistryViewSet(viewsets.ModelViewSet):
+    """CRUD through the registry services: ``create(user=, **fields)``, ``update(<kind>=, user=, **changes)``
+    and ``delete(<kind>=, user=)``."""
+
     permission_classes = [IsOrganiser, CanEditRegistryObject]
     parser_classes = [SafeJSONParser]
+    kind = ""
+
+    def _service(self, verb: str) -> Any:
+        return getattr(services, f"{self.kind}_{verb}")
+
+    def perform_create(self, serializer: BaseSerializer[Any]) -> None:
+        serializer.instance = self._service("create")(user=organiser_user(self.request), **serializer.validated_data)
+
+    def perform_update(self, serializer: BaseSerializer[Any]) -> None:
+        serializer.instance = self._service("update")(**{self.kind: serializer.instance},
+                                                      user=organiser_user(self.request), **serializer.validated_data)
+
+    def perform_destroy(self, instance: Any) -> None:
+        self._service("delete")(**{self.kind: instance}, user=organiser_user(self.request))
 
 
 @_crud_schema("clubs", {"id": 1, "name": "Diego Martin All Fours Club", "short_name": "DMAFC", "town": "Diego Martin"})
 class ClubViewSet(_RegistryViewSet):
     queryset = Club.objects.all()
     serializer_class = ClubSerializer
+    kind = "club"
     filterset_class = ClubFilter
 
 
@@ -70,6 +92,7 @@ class ClubViewSet(_RegistryViewSet):
 class PlayerViewSet(_RegistryViewSet):
     queryset = Player.objects.all()
     serializer_class = PlayerSerializer
+    kind = "player"
     filterset_class = PlayerFilter
 
 
@@ -81,6 +104,7 @@ class PlayerViewSet(_RegistryViewSet):
 class PairViewSet(_RegistryViewSet):
     queryset = Pair.objects.select_related("player_1", "player_2")
     serializer_class = PairSerializer
+    kind = "pair"
     filterset_class = PairFilter
 
     @extend_schema(
@@ -117,16 +141,6 @@ class PairViewSet(_RegistryViewSet):
                 raise ValidationError({"tournament": "No such tournament."})
             require_organiser_of(request, tournament)
         data = request.data if isinstance(request.data, str) else ""
-        result = pairs_import_csv(data=data, tournament=tournament, user=request.user)
-        if result.errors:
-            fields = {f"line {error.line}": error.message for error in result.errors}
-            raise ValidationError(fields)
-        body = {
-            "pairs_created": result.pairs_created,
-            "pairs_existing": result.pairs_existing,
-            "players_created": result.players_created,
-            "clubs_created": result.clubs_created,
-            "entries_created": result.entries_created,
-            "summary": result.summary(),
-        }
+        result = services.pairs_import(data=data, tournament=tournament, user=organiser_user(request))
+        body = {**result.as_dict(), "summary": result.summary()}
         return Response(PairImportResultSerializer(body).data, status=status.HTTP_201_CREATED)

@@ -1,22 +1,25 @@
 """The public's read-only API: published tournaments only, no login, ETag + Cache-Control (304 on match).
 
-The reads are the public pages' own (``web.selectors``), so the API and the pages always agree:
+The reads are the public pages' own (``tournaments.selectors``), so the API and the pages always agree:
 standings from the latest snapshot (confirmed games only), boards in play with their live score apart.
+A selector's ``NotFound`` answers the plain 404 body (``not_found``, "Not found.").
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import QuerySet
+from django.http import Http404
 from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_view
 from rest_framework import generics
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournaments.models import Game, Hand, Tournament
-from web import selectors as public
+from tournaments import selectors as public
+from tournaments.errors import NotFound
+from tournaments.models import Tournament
 
 from ..etag import ConditionalGetMixin
 from ..serializers.public import (
@@ -47,6 +50,13 @@ class PublicView(ConditionalGetMixin):
     authentication_classes: list[Any] = []
     permission_classes: list[Any] = []
 
+    def handle_exception(self, exc: Exception) -> Response:
+        # A missing tournament, round or board answers as Django's 404 always has here (not the
+        # selector's sentence), so the public API's bodies stay as they are.
+        if isinstance(exc, NotFound):
+            exc = Http404()
+        return super().handle_exception(exc)  # type: ignore[misc]
+
 
 def _tournament(slug: str) -> Tournament:
     return public.public_tournament(slug)
@@ -62,7 +72,7 @@ class TournamentListView(PublicView, generics.ListAPIView):
     filterset_fields = ["status", "pairing_system"]
 
     def get_queryset(self) -> QuerySet[Tournament]:
-        return Tournament.objects.filter(published=True).order_by("-starts_on", "name")
+        return public.published_tournaments_query()
 
 
 class TournamentView(PublicView, APIView):
@@ -119,10 +129,8 @@ class ScorecardView(PublicView, APIView):
     )
     def get(self, request: Request, slug: str, board_id: int) -> Response:
         board = public.public_board(_tournament(slug), board_id)
-        hands = Prefetch("hands", queryset=Hand.objects.filter(status=Hand.Status.ACTIVE).order_by("number"),
-                         to_attr="active_hands")
-        games = board.games.exclude(status=Game.Status.VOIDED).order_by("number").prefetch_related(hands)
-        return Response(PublicScorecardSerializer({"board": board, "games": list(games)}).data)
+        games = list(public.scorecard_games(board))
+        return Response(PublicScorecardSerializer({"board": board, "games": games}).data)
 
 
 class StandingsView(PublicView, APIView):

@@ -1,7 +1,7 @@
 """Finding the tournament (or round, board, game, hand) a request names, and checking the caller runs it.
 
 404 when the object does not exist; 403 when it belongs to a tournament the organiser does not run
-(DECISIONS.md: wrong tournament 403).
+(docs/decisions.md: wrong tournament 403).
 """
 
 from __future__ import annotations

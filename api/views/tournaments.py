@@ -1,17 +1,32 @@
-"""Organisers' tournaments (CRUD; the creator becomes an organiser) and their entries."""
+"""Organisers' tournaments (CRUD; the creator becomes an organiser), their entries, and the registry's
+choices for a tournament's settings (``GET /tournaments/formats/``, public).
+
+Every write is one service call (``tournaments.services``: ``tournament_create`` ..., ``entry_delete``);
+the views check who may call and shape the answer, nothing else."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.db import transaction
 from django.db.models import QuerySet
 from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_view
 from rest_framework import viewsets
+from rest_framework.decorators import action
+from rest_framework.request import Request
+from rest_framework.response import Response
 from rest_framework.serializers import BaseSerializer
 
-from tournaments.models import Entry, Tournament, TournamentRole
-from tournaments.services import Conflict, audit_record
+from tournaments import formats
+from tournaments.formats.catalogue import catalogue
+from tournaments.models import Entry, Tournament
+from tournaments.services import (
+    entry_create,
+    entry_delete,
+    entry_update,
+    tournament_create,
+    tournament_delete,
+    tournament_update,
+)
 
 from ..filters import EntryFilter, TournamentFilter
 from ..permissions import (
@@ -22,7 +37,7 @@ from ..permissions import (
     require_organiser_of,
 )
 from ..schema import error_responses
-from ..serializers.events import EntrySerializer, TournamentSerializer
+from ..serializers.events import EntrySerializer, FormatsSerializer, TournamentSerializer
 from .scoping import TournamentScopedMixin
 
 TOURNAMENT_EXAMPLE = {
@@ -31,14 +46,16 @@ TOURNAMENT_EXAMPLE = {
     "rules": "trinidad-tournament", "rules_resolved": {"preset": "trinidad-tournament", "players": 4, "target": 14},
     "entrant_type": "pairs", "pairing_system": "swiss", "match_format": {"kind": "first_to", "n": 2},
     "team_format": None, "rounds_planned": 5,
-    "tiebreaks": ["match_points", "wins", "bullseyes_won", "chalk_difference", "hang_jacks_for", "buchholz"],
-    "bye_policy": {"result": "win", "score": "average"}, "club_avoidance": 2, "time_called": "void",
+    "tiebreaks": list(formats.DEFAULT_TIE_BREAKS),
+    "bye_policy": formats.DEFAULT_BYE_POLICY.to_dict(), "club_avoidance": 2, "time_called": "void",
     "third_place_match": False, "qualifies_from": None, "created_at": "2026-01-10T18:00:00-04:00",
 }
 TOURNAMENT_REQUEST = {
     "name": "Carnival Open", "slug": "carnival-open-2026", "starts_on": "2026-02-14",
     "rules": {"preset": "trinidad-tournament", "game_points": 2}, "pairing_system": "swiss",
     "match_format": {"kind": "first_to", "n": 2},
+    "tiebreaks": ["bullseyes_won", "bullseyes_lost", "wins", "hang_jacks_for", "hang_jacks_against"],
+    "bye_policy": "league",
 }
 ENTRY_EXAMPLE = {"id": 12, "pair": 4, "pair_name": "Kenrick Baptiste & Ria Mohammed", "club": 1, "seed": 2,
                  "withdrawn": False}
@@ -76,6 +93,8 @@ class TournamentViewSet(viewsets.ModelViewSet):
     filterset_class = TournamentFilter
 
     def get_permissions(self) -> list[Any]:
+        if self.action == "formats":
+            return []
         return [IsSignedIn()] if self.action == "create" else [IsOrganiser()]
 
     def get_queryset(self) -> QuerySet[Tournament]:
@@ -93,28 +112,28 @@ class TournamentViewSet(viewsets.ModelViewSet):
         return tournament
 
     def perform_create(self, serializer: BaseSerializer[Tournament]) -> None:
-        user = organiser_user(self.request)
-        with transaction.atomic():
-            tournament = serializer.save()
-            TournamentRole.objects.create(tournament=tournament, user=user, role=TournamentRole.Role.ORGANISER)
-            audit_record(action="tournament.create", obj=tournament, tournament_id=tournament.pk, user=user,
-                         after={"name": tournament.name, "rules": tournament.rules})
+        serializer.instance = tournament_create(user=organiser_user(self.request), **serializer.validated_data)
 
     def perform_update(self, serializer: BaseSerializer[Tournament]) -> None:
-        with transaction.atomic():
-            tournament = serializer.save()
-            audit_record(action="tournament.update", obj=tournament, tournament_id=tournament.pk,
-                         user=organiser_user(self.request), after=_jsonable(serializer.validated_data))
+        serializer.instance = tournament_update(tournament=serializer.instance, user=organiser_user(self.request),
+                                                **serializer.validated_data)
 
     def perform_destroy(self, instance: Tournament) -> None:
-        if instance.rounds.exists():
-            raise Conflict("tournament_has_rounds", "A tournament with rounds cannot be deleted; finish it instead.")
-        instance.delete()
+        tournament_delete(tournament=instance, user=organiser_user(self.request))
 
-
-def _jsonable(data: dict[str, Any]) -> dict[str, Any]:
-    return {key: value if isinstance(value, (str, int, bool, list, dict, type(None))) else str(value)
-            for key, value in data.items()}
+    @extend_schema(
+        tags=["tournaments"], operation_id="tournaments_formats",
+        summary="What a tournament's settings may be: tie-breaks, match and team formats, bye presets, entrant "
+                "types, pairing systems, time-called policies, with labels and explanations (no login)",
+        responses={200: FormatsSerializer},
+        examples=[OpenApiExample("The registry", value=catalogue(), response_only=True, status_codes=["200"])],
+    )
+    @action(detail=False, methods=["get"], url_path="formats", authentication_classes=[], permission_classes=[],
+            filterset_class=None, pagination_class=None)
+    def formats(self, request: Request) -> Response:
+        response = Response(FormatsSerializer(catalogue()).data)
+        response["Cache-Control"] = "public, max-age=300"
+        return response
 
 
 @extend_schema_view(
@@ -146,6 +165,12 @@ class EntryViewSet(TournamentScopedMixin, viewsets.ModelViewSet):
         return context
 
     def perform_create(self, serializer: BaseSerializer[Entry]) -> None:
-        if self.tournament.status == Tournament.Status.FINISHED:
-            raise Conflict("tournament_finished", "This tournament has ended: no new entries.")
-        serializer.save(tournament=self.tournament)
+        serializer.instance = entry_create(tournament=self.tournament, user=organiser_user(self.request),
+                                           **serializer.validated_data)
+
+    def perform_update(self, serializer: BaseSerializer[Entry]) -> None:
+        serializer.instance = entry_update(entry=serializer.instance, user=organiser_user(self.request),
+                                           **serializer.validated_data)
+
+    def perform_destroy(self, instance: Entry) -> None:
+        entry_delete(entry=instance, user=organiser_user(self.request))

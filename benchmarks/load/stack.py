@@ -1,6 +1,6 @@
 """A private Hang Jack stack on free ports: PostgreSQL, Redis, gunicorn, a Celery worker and beat.
 
-Never the machine's shared services (DECISIONS.md, "Tests: what runs where"): PostgreSQL gets a new
+Never the machine's shared services (docs/decisions.md, "Tests: what runs where"): PostgreSQL gets a new
 cluster in a temporary directory (``initdb`` refuses root, so it runs as the ``postgres`` user through
 ``runuser``), Redis a new process with nothing on disk, both on ports picked free on 127.0.0.1. The web
 process is gunicorn with ``docker/gunicorn.conf.py`` and the production settings (DEBUG off, a throwaway

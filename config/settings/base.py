@@ -134,7 +134,7 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "hangjack"}}
 
 # Celery: JSON only, acks_late, reject on worker loss, a visibility timeout a little above the longest
-# task's hard time limit (DECISIONS.md, resilience).
+# task's hard time limit (docs/decisions.md, resilience).
 CELERY_TASK_HARD_TIME_LIMIT = 120
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = None

@@ -355,7 +355,7 @@
     var runs = f.beg === "run" ? Math.max(0, completeKicks().length - 1) : 0;
     return 6 + runs * (rules().run_cards || 3);
   }
-  /* The cards a seat may play (RULES.md section 4); the others are marked, never disabled. */
+  /* The cards a seat may play (docs/rules.md section 4); the others are marked, never disabled. */
   function legalCards(trump, holding, trick) {
     if (!trick.length) return holding.slice();
     var led = suitOf(trick[0]);

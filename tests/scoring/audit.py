@@ -1,6 +1,6 @@
 """Builders for the independent audit (tests/scoring/test_audit_*.py).
 
-Every expectation in the audit files is worked out by hand from RULES.md and HAND_FORMAT.md, in the
+Every expectation in the audit files is worked out by hand from docs/rules.md and docs/hand-format.md, in the
 shape of the hidden conformance cases: a game document in, and either the final score, the winner,
 each hand's events as (kind, side, points) and each hand's next_dealer, or a refusal (an
 ``InvalidHand``, which the command line turns into exit 2 with an error object).

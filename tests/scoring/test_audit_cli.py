@@ -1,4 +1,4 @@
-"""Audit: ``python -m scoring score`` on odd input (HAND_FORMAT.md "The command line" and "Errors").
+"""Audit: ``python -m scoring score`` on odd input (docs/hand-format.md "The command line" and "Errors").
 
 Whatever arrives on standard input, the command writes one JSON object and exits 0 (a result) or 2
 (``{"error": {"code", "path", "message"}}``): never a traceback, never exit 1 or 3. Every case runs

@@ -1,5 +1,5 @@
-"""Audit: counting a hand and the order of scoring (RULES.md 5, 6, 8, 9 `low`, `jack_points`,
-`hang_jack_points`, `game_points`, `game_tie`; HAND_FORMAT.md "The result").
+"""Audit: counting a hand and the order of scoring (docs/rules.md 5, 6, 8, 9 `low`, `jack_points`,
+`hang_jack_points`, `game_points`, `game_tie`; docs/hand-format.md "The result").
 
 Expectations worked out by hand: High, Low, Jack (1) or hang jack (3; 1 in English), Game, in that
 order, and counting stops the moment a side reaches the target.

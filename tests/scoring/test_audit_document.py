@@ -1,5 +1,5 @@
-"""Audit: the game document and the rule set (HAND_FORMAT.md "A game document", "The result";
-RULES.md 9).
+"""Audit: the game document and the rule set (docs/hand-format.md "A game document", "The result";
+docs/rules.md 9).
 
 `score` has one whole number per side, each at least 0 and below the target; `hands` or `hand`, never
 both; unknown fields are errors at every level; an unknown preset, option or value is an error; a

@@ -1,5 +1,5 @@
-"""Audit: the gift (RULES.md 3, 6, 8, 9 `gift_points`, `gift_can_win`) and the misdeal (RULES.md 7,
-9 `misdeal_points`, `misdeal_passes_deal`; HAND_FORMAT.md `hands`, `next_dealer`).
+"""Audit: the gift (docs/rules.md 3, 6, 8, 9 `gift_points`, `gift_can_win`) and the misdeal (docs/rules.md 7,
+9 `misdeal_points`, `misdeal_passes_deal`; docs/hand-format.md `hands`, `next_dealer`).
 
 Expectations worked out by hand from the spec. With 2 or 3 players each seat is its own side and a
 gift or a misdeal gives one event per side, in increasing side number; counting stops the moment a
@@ -160,7 +160,7 @@ def test_refused(name: str, document: dict[str, Any]) -> None:
 
 
 def test_the_seat_after_a_misdeal_that_wins_deals_the_next_game() -> None:
-    """After a misdeal "the same dealer deals again" (RULES.md 7); the next hand, here the first of
+    """After a misdeal "the same dealer deals again" (docs/rules.md 7); the next hand, here the first of
     the next game, is dealt by the seat that next_dealer names: the same seat, or the next one where
     misdeal_passes_deal."""
     same = expect(doc({"dealer": 0, "misdeal": True}, score=[13, 13]), [13, 14], 1, [("misdeal", 1, 1)])

@@ -1,4 +1,4 @@
-"""Audit: the kick (RULES.md 2, 3 and 9; HAND_FORMAT.md `kicks`, `abandoned`, `beg`).
+"""Audit: the kick (docs/rules.md 2, 3 and 9; docs/hand-format.md `kicks`, `abandoned`, `beg`).
 
 Expectations worked out by hand from the spec, not from the engine. R = floor((52 - 6n - 1) /
 (n * run_cards + 1)): 2 with four players, 3 with three, 5 with two (run_cards 3).

@@ -1,5 +1,5 @@
-"""Audit: penalties in the tally form (RULES.md 6.3, 7, 9 `renege`, `revoke_points`,
-`revoke_bars_game`, `undertrump`; HAND_FORMAT.md `penalties` and the result's penalty events).
+"""Audit: penalties in the tally form (docs/rules.md 6.3, 7, 9 `renege`, `revoke_points`,
+`revoke_bars_game`, `undertrump`; docs/hand-format.md `penalties` and the result's penalty events).
 
 Expectations worked out by hand. A lost game raises the opponents to the target (the event's points
 are the difference); otherwise each opponent gets revoke_points; the offender, with

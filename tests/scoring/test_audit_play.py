@@ -1,4 +1,4 @@
-"""Audit: the play form, card by card (HAND_FORMAT.md "HAND, play form"; RULES.md 4, 5, 7, 9 `follow`,
+"""Audit: the play form, card by card (docs/hand-format.md "HAND, play form"; docs/rules.md 4, 5, 7, 9 `follow`,
 `undertrump`, `renege`, `discard_to`, `low`).
 
 Each deal below was laid out and played through by hand; the comments give each trick's winner and the

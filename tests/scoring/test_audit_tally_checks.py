@@ -1,4 +1,4 @@
-"""Audit: the tally form's refusals, bullet by bullet (HAND_FORMAT.md "The tally form is refused ...
+"""Audit: the tally form's refusals, bullet by bullet (docs/hand-format.md "The tally form is refused ...
 when:"), and what must NOT be refused.
 
 Every document in REFUSED breaks exactly one sentence of that list (or of the field descriptions above
@@ -160,7 +160,7 @@ ACCEPTED: list[Any] = [
     ("no trump dealt, game all zero", doc(h(high=None, low=None, jack=None, game=[0, 0])), [0, 0], []),
     ("the high card's rank with T", doc(h(high={"side": 0, "card": "TH"}, jack=None)),
      [2, 1], [("high", 0, 1), ("low", 1, 1), ("game", 0, 1)]),
-    # HAND_FORMAT.md's list is the whole contract: impossibilities it does not list are scored as recorded
+    # docs/hand-format.md's list is the whole contract: impossibilities it does not list are scored as recorded
     ("low captured: Low is the jack and jack is null (the jack checks for Low are only where low is dealt)",
      doc(h(low={"side": 1, "card": "JH"}, jack=None), rules=CAPTURED),
      [2, 1], [("high", 0, 1), ("low", 1, 1), ("game", 0, 1)]),

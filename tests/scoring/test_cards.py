@@ -1,4 +1,4 @@
-"""Cards: one canonical text per card, every accepted spelling, card points (RULES.md section 5)."""
+"""Cards: one canonical text per card, every accepted spelling, card points (docs/rules.md section 5)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Game documents (HAND_FORMAT.md): rules, score, hand or hands, dealer rotation with misdeals and
+"""Game documents (docs/hand-format.md): rules, score, hand or hands, dealer rotation with misdeals and
 abandoned deals, and the end of the game."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The rules of play (RULES.md section 4): legal cards, the renege classifier and trick winners."""
+"""The rules of play (docs/rules.md section 4): legal cards, the renege classifier and trick winners."""
 
 import dataclasses
 

@@ -1,4 +1,4 @@
-"""The play form: card-by-card records read into the facts a scorer tallies (HAND_FORMAT.md)."""
+"""The play form: card-by-card records read into the facts a scorer tallies (docs/hand-format.md)."""
 
 import copy
 

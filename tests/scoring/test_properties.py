@@ -23,7 +23,7 @@ SPECS = [
     {"preset": "seven-up", "players": 4, "discard_to": 7},
 ]
 PENALTY_KINDS = {"revoke", "trump_revoke", "undertrump"}
-# RULES.md section 6: kicks, the gift, penalties, then High, Low, Jack, Game
+# docs/rules.md section 6: kicks, the gift, penalties, then High, Low, Jack, Game
 ORDER = {"kick": 0, "gift": 1, "revoke": 2, "trump_revoke": 2, "undertrump": 2, "high": 3, "low": 4,
          "jack": 5, "hang_jack": 5, "game": 6}
 

@@ -1,4 +1,4 @@
-"""Rule sets: the presets of RULES.md section 9, every option, and what a rule set refuses."""
+"""Rule sets: the presets of docs/rules.md section 9, every option, and what a rule set refuses."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 
 from scoring import PRESETS, InvalidHand, Rank, RuleSet
 
-# RULES.md section 9, column by column
+# docs/rules.md section 9, column by column
 TABLE = {
     "players": (4, 4, 4, 4, 2),
     "target": (14, 14, 14, 11, 7),

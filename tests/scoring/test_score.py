@@ -1,4 +1,4 @@
-"""Scoring (RULES.md sections 2 to 7 and 9): every event, the order of section 6, stopping at the target,
+"""Scoring (docs/rules.md sections 2 to 7 and 9): every event, the order of section 6, stopping at the target,
 and every rule option."""
 
 from __future__ import annotations

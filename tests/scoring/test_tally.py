@@ -1,4 +1,4 @@
-"""The tally form: every refusal of HAND_FORMAT.md ("The tally form is refused ... when"), each with its
+"""The tally form: every refusal of docs/hand-format.md ("The tally form is refused ... when"), each with its
 code and the path of the first fault, and the record that ends when the game ends during the deal."""
 
 from __future__ import annotations
@@ -380,7 +380,7 @@ def test_the_low_card_is_the_jack_but_jack_names_another_holder():
 
 
 def test_under_low_captured_the_jack_checks_for_low_do_not_apply():
-    """HAND_FORMAT.md: the Low card is the jack but jack is null or names another holder is refused
+    """docs/hand-format.md: the Low card is the jack but jack is null or names another holder is refused
     "for Low, only where low is dealt"; nothing else of the jack is checked against Low."""
     rules = {"low": "captured"}
     ok = hand(low={"side": 1, "card": "JH"}, jack={"held_by": 0, "won_by": 1})
@@ -419,7 +419,7 @@ def test_the_side_that_won_the_jack_has_card_points():
 
 
 def test_under_low_captured_the_card_points_of_lows_side_are_not_checked():
-    """Only the jack's winner is checked against its card points (HAND_FORMAT.md's list)."""
+    """Only the jack's winner is checked against its card points (docs/hand-format.md's list)."""
     one = hand(high={"side": 0, "card": "10H"}, low={"side": 1, "card": "10H"}, jack=None, game=[21, 9])
     assert events(scored(one, rules={"low": "captured"})) == [("high", 0, 1), ("low", 1, 1), ("game", 0, 1)]
 
@@ -430,7 +430,7 @@ def test_undertrump_is_no_penalty_where_undertrumping_is_allowed():
 
 
 def test_a_trump_renege_is_not_cross_checked_against_the_trumps():
-    """HAND_FORMAT.md refuses a penalty only for an unknown kind or an undertrump where allowed: a
+    """docs/hand-format.md refuses a penalty only for an unknown kind or an undertrump where allowed: a
     trump_revoke in a hand where no trump was dealt is scored as recorded."""
     result = scored(hand(high=None, low=None, jack=None, penalties=[{"kind": "trump_revoke", "side": 1}]))
     assert events(result) == [("trump_revoke", 0, 14)]

@@ -7,8 +7,8 @@ from django.contrib.auth import get_user_model
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from tournaments.admin_csv import pairs_import_csv, parse_pairs_csv
 from tournaments.models import AuditEvent, Club, Entry, Pair, Player, Tournament
+from tournaments.services.imports import PairsImportRefused, pairs_import, parse_pairs_csv
 
 pytestmark = pytest.mark.django_db
 
@@ -30,12 +30,22 @@ def counts() -> tuple[int, int, int]:
     return Club.objects.count(), Player.objects.count(), Pair.objects.count()
 
 
+def run_import(*, data, tournament=None):
+    return pairs_import(data=data, tournament=tournament, user=None)
+
+
+def refused(data, tournament=None) -> PairsImportRefused:
+    """The import's refusal: nothing written, every bad row listed."""
+    with pytest.raises(PairsImportRefused) as caught:
+        pairs_import(data=data, tournament=tournament, user=None)
+    return caught.value
+
+
 # ---- the import itself ----------------------------------------------------------------------------
 
 
 def test_import_creates_missing_clubs_players_and_pairs():
-    result = pairs_import_csv(data=GOOD_CSV.encode())
-    assert result.ok, result.errors
+    result = run_import(data=GOOD_CSV.encode())
     assert (result.clubs_created, result.players_created, result.pairs_created) == (2, 6, 3)
     assert counts() == (2, 6, 3)
     pair = Pair.objects.get(player_1__name="Anil Ramdass")
@@ -49,18 +59,16 @@ def test_import_creates_missing_clubs_players_and_pairs():
 def test_import_reuses_existing_players_and_clubs_and_is_idempotent():
     couva = Club.objects.create(name="Couva Kings")
     Player.objects.create(name="Anil Ramdass", club=couva)
-    result = pairs_import_csv(data=GOOD_CSV)
-    assert result.ok
+    result = run_import(data=GOOD_CSV)
     assert result.clubs_created == 1 and result.players_created == 5
-    again = pairs_import_csv(data=GOOD_CSV)
-    assert again.ok
+    again = run_import(data=GOOD_CSV)
     assert (again.pairs_created, again.pairs_existing, again.players_created, again.clubs_created) == (0, 3, 0, 0)
     assert counts() == (2, 6, 3)
 
 
 def test_same_name_in_another_club_is_another_player():
-    pairs_import_csv(data="player_1,player_2,club,seed\nJohn Paul,Mary Jane,San Fernando,\n")
-    pairs_import_csv(data="player_1,player_2,club,seed\nJohn Paul,Mary Jane,Tobago Aces,\n")
+    run_import(data="player_1,player_2,club,seed\nJohn Paul,Mary Jane,San Fernando,\n")
+    run_import(data="player_1,player_2,club,seed\nJohn Paul,Mary Jane,Tobago Aces,\n")
     assert Player.objects.filter(name="John Paul").count() == 2
 
 
@@ -72,8 +80,9 @@ Dexter Ali,Dexter Ali,Arima All Stars,
 Vishnu Maharaj,Lisa Charles,Arima All Stars,first
 Keisha Mohammed,Anil Ramdass,Couva Kings,3
 """
-    result = pairs_import_csv(data=bad)
-    assert not result.ok
+    result = refused(bad)
+    assert result.code == "csv_rows_invalid"
+    assert set(result.fields) == {"line 3", "line 4", "line 5", "line 6"}
     by_line = {error.line: error.message for error in result.errors}
     assert set(by_line) == {3, 4, 5, 6}
     assert "player_1 is empty" in by_line[3]
@@ -94,8 +103,8 @@ Keisha Mohammed,Anil Ramdass,Couva Kings,3
     ],
 )
 def test_file_level_problems_are_reported(data, message):
-    result = pairs_import_csv(data=data)
-    assert not result.ok
+    result = refused(data)
+    assert result.code in ("csv_unreadable", "csv_rows_invalid")
     assert message in str(result.errors[0])
     assert counts() == (0, 0, 0)
 
@@ -108,8 +117,7 @@ def test_header_names_are_case_and_space_insensitive_and_bom_is_ignored():
 
 def test_import_into_a_tournament_enters_the_pairs_with_their_seeds():
     tournament = Tournament.objects.create(name="Couva Open", slug="couva-open")
-    result = pairs_import_csv(data=GOOD_CSV, tournament=tournament)
-    assert result.ok
+    result = run_import(data=GOOD_CSV, tournament=tournament)
     assert result.entries_created == 3
     seeds = dict(Entry.objects.filter(tournament=tournament).values_list("pair__player_1__name", "seed"))
     assert seeds == {"Anil Ramdass": 1, "Marlon Joseph": 2, "Dexter Ali": None}
@@ -118,10 +126,10 @@ def test_import_into_a_tournament_enters_the_pairs_with_their_seeds():
 def test_a_player_in_two_pairs_of_one_tournament_is_refused():
     tournament = Tournament.objects.create(name="Couva Open", slug="couva-open")
     data = "player_1,player_2,club,seed\nA,B,Club,1\nA,C,Club,2\n"
-    assert pairs_import_csv(data=data).ok is True  # a club roster may have both partnerships
+    assert run_import(data=data).pairs_created == 2  # a club roster may have both partnerships
     Pair.objects.all().delete()
-    result = pairs_import_csv(data=data, tournament=tournament)
-    assert not result.ok and "already plays on line 2" in result.errors[0].message
+    result = refused(data, tournament)
+    assert "already plays on line 2" in result.errors[0].message
     assert not Entry.objects.exists()
 
 
@@ -198,7 +206,7 @@ def test_audit_event_is_view_only(staff_client):
 
 def test_tournament_page_shows_entries_inline(staff_client):
     tournament = Tournament.objects.create(name="Couva Open", slug="couva-open")
-    pairs_import_csv(data=GOOD_CSV, tournament=tournament)
+    run_import(data=GOOD_CSV, tournament=tournament)
     body = staff_client.get(reverse("admin:tournaments_tournament_change", args=[tournament.pk])).content.decode()
     assert "entries-TOTAL_FORMS" in body and 'value="3"' in body
 
@@ -221,7 +229,7 @@ def test_audit_list_and_round_page_do_not_grow_queries_with_rows(staff_client, d
     from tournaments.models import Board, Device, Round
 
     tournament = Tournament.objects.create(name="Couva Open", slug="couva-open")
-    pairs_import_csv(data=GOOD_CSV + "Vishnu Maharaj,Lisa Charles,Arima All Stars,\n", tournament=tournament)
+    run_import(data=GOOD_CSV + "Vishnu Maharaj,Lisa Charles,Arima All Stars,\n", tournament=tournament)
     entries = list(Entry.objects.filter(tournament=tournament))
     round_ = Round.objects.create(tournament=tournament, number=1)
     Board.objects.create(round=round_, table=1, pair_a=entries[0], pair_b=entries[1])

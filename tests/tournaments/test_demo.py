@@ -1,4 +1,4 @@
-"""``manage.py demo`` (DECISIONS.md, "Organisers and the demo"): loads once through the services, leaves
+"""``manage.py demo`` (docs/decisions.md, "Organisers and the demo"): loads once through the services, leaves
 round 3 in every state a board can be in, counts confirmed games only, and prints fresh credentials on
 stdout at every start, never in a log."""
 

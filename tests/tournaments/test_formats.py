@@ -25,7 +25,13 @@ from tournaments.formats import (
     race_target,
     team_match_decision,
 )
-from tournaments.ranking import BoardResult, ByeRecord, RankingConfig, compute_standings, implemented_tie_breaks
+from tournaments.ranking import (
+    BoardResult,
+    ByeRecord,
+    RankingConfig,
+    compute_standings,
+    implemented_tie_breaks,
+)
 from tournaments.ranking import types as ranking_types
 
 

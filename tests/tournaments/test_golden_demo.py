@@ -15,7 +15,7 @@ before and after), then reads as an anonymous client of the public API (/api/v1/
 
 and from the services and selectors (there is no public API read of the club table):
 
-* ``club_standings``: the public club table (``web.selectors.club_standings``);
+* ``club_standings``: the public club table (``tournaments.selectors.club_standings``);
 * ``snapshot``: the latest snapshot's pair and club rows (``tournaments.services.standings.standings_latest``
   with ``fresh=True``, so ``tournament_standings_recompute`` runs over the finished demo first).
 
@@ -153,8 +153,8 @@ def _short(value: Any) -> str:
 
 def capture(tournament: Tournament) -> dict[str, Any]:
     """Every section of the golden file from the loaded demo, normalised."""
+    from tournaments import selectors
     from tournaments.services.standings import standings_latest
-    from web import selectors
 
     ids = Ids(tournament)
     client = APIClient()  # anonymous

@@ -1,4 +1,4 @@
-"""Confirmation per game, disputes, derived board results and closing a round (DECISIONS.md)."""
+"""Confirmation per game, disputes, derived board results and closing a round (docs/decisions.md)."""
 
 from __future__ import annotations
 
@@ -127,7 +127,7 @@ def test_a_board_is_done_once_its_match_is_decided_and_all_its_games_confirmed()
 
 
 def test_chalks_count_a_kick_overshoot_as_scored():
-    """RULES.md 2: a jack kicked at 12 makes 15, and the true total is what the chalks count."""
+    """docs/rules.md 2: a jack kicked at 12 makes 15, and the true total is what the chalks count."""
     board = make_board()
     for dealer in (0, 1, 2):
         submit(board, tally(dealer, to=0))
@@ -140,7 +140,7 @@ def test_chalks_count_a_kick_overshoot_as_scored():
 
 
 def test_chalks_count_a_lost_game_penalty_as_the_target():
-    """RULES.md 7: a top-five trump renege loses the game: the opponents are raised to the target."""
+    """docs/rules.md 7: a top-five trump renege loses the game: the opponents are raised to the target."""
     board = make_board()
     submit(board, tally(0, to=0))
     hand = submit(board, dict(tally(1, to=1), penalties=[{"kind": "trump_revoke", "side": 1}]))

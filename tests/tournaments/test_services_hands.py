@@ -1,6 +1,6 @@
 """Hand services on the database: submit, preview, end of a game and of a board, undo, correction, void.
 
-Each test names the rule it pins (DECISIONS.md "A board's life" unless said otherwise). Records are
+Each test names the rule it pins (docs/decisions.md "A board's life" unless said otherwise). Records are
 hand-written tally records (tests/tournaments/factories.py): ``tally(dealer, to=s)`` is +4 to side s.
 """
 

@@ -1,4 +1,4 @@
-"""Idempotent tablet writes and the transactional outbox (DECISIONS.md: idempotency, resilience)."""
+"""Idempotent tablet writes and the transactional outbox (docs/decisions.md: idempotency, resilience)."""
 
 from __future__ import annotations
 

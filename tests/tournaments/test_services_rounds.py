@@ -1,7 +1,7 @@
 """Rounds and boards before play: seating boards from pairings, byes, publishing, seating a table, help.
 
 Also the engine round trip: a whole simulated game submitted hand by hand (either form) ends exactly as
-``scoring.score_game`` scores the same document (HAND_FORMAT.md: both forms score the same events).
+``scoring.score_game`` scores the same document (docs/hand-format.md: both forms score the same events).
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from tests.tournaments.factories import make_board, make_device, make_user, submit, tally
 from tournaments.models import AuditEvent, Game, Hand
-from tournaments.services._common import model_columns, row_fetch, row_insert, row_update, rows_write
+from tournaments.services.rows import model_columns, row_fetch, row_insert, row_update, rows_write
 
 pytestmark = pytest.mark.django_db
 

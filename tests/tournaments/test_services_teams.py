@@ -43,7 +43,7 @@ def team_boards(team_format: dict, pairing_system: str = "swiss") -> tuple[TeamM
 
 
 def test_team_match_line_up_slot_i_meets_slot_i_on_numbered_tables_sides_alternating():
-    """DECISIONS.md: slot i of one club's line-up meets slot i of the other's; the pure core
+    """docs/decisions.md: slot i of one club's line-up meets slot i of the other's; the pure core
     (pairing.team_match_boards) alternates the sides: club A's pair on side 0 at board 1, club B's at board 2."""
     team_match, first, second = team_boards({"boards": 2, "kind": "games", "n": 1})
     assert (first.slot, first.table, second.slot, second.table) == (0, 1, 1, 2)

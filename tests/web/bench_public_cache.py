@@ -41,7 +41,7 @@ def main() -> None:
 
     from tests.web.factories import finish_board, make_round, make_snapshot, make_tournament, play_game
     from tournaments.models import Round
-    from web.cache import fingerprint
+    from tournaments.selectors.fingerprint import fingerprint
 
     started = time.perf_counter()
     t = make_tournament(pairs=args.pairs, name="Bench Open")

@@ -82,7 +82,7 @@ class Source:
         if extra:
             raise FormatError("unknown_field", f"Unknown field {sorted(extra)[0]!r}.", path)
         try:
-            kind = SourceKind(data.get("source"))
+            kind = SourceKind(str(data.get("source")))
         except ValueError:
             known = ", ".join(k.value for k in SourceKind)
             raise FormatError("bad_source", f"One of {known}.", _join(path, "source")) from None

@@ -88,6 +88,12 @@ class ClubAvoidance(StrEnum):
         return {"off": "Ignore clubs", "prefer": "Avoid club-mates when it costs nothing else",
                 "strong": "Avoid club-mates strongly (a pair may float instead)"}[self.value]
 
+    @property
+    def explanation(self) -> str:
+        return {"off": "Pairs of one club may meet whenever the draw puts them together.",
+                "prefer": "Of two equally good draws, the one with fewer club-mates facing each other is taken.",
+                "strong": "A pair rather plays someone further down the table than a club-mate."}[self.value]
+
     @classmethod
     def of_level(cls, level: int) -> ClubAvoidance:
         """The setting of a stored level 0 to 3."""

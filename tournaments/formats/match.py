@@ -64,7 +64,7 @@ class MatchFormat:
             raise FormatError("unknown_field", f"Unknown field {key!r}.", f"{path}.{key}")
         kinds = CHOSEN_MATCH_KINDS if chosen else tuple(MatchKind)
         try:
-            kind = MatchKind(data.get("kind"))
+            kind = MatchKind(str(data.get("kind")))
             if kind not in kinds:
                 raise ValueError
         except ValueError:
@@ -88,7 +88,7 @@ class MatchFormat:
             return f"First to {self.n} {_games(self.n)}"
         if self.kind is MatchKind.GAMES:
             return f"{self.n} {_games(self.n)}"
-        return "Plays until the team race is won"
+        return f"Played on until one club's boards reach {self.n} bullseyes"
 
     @property
     def explanation(self) -> str:
@@ -138,7 +138,7 @@ class TeamFormat:
             raise FormatError("unknown_field", f"Unknown field {key!r}.", f"{path}.{key}")
         boards = whole(data.get("boards"), 1, MAX_BOARDS, f"{path}.boards", "The number of boards")
         try:
-            kind = TeamKind(data.get("kind"))
+            kind = TeamKind(str(data.get("kind")))
         except ValueError:
             raise FormatError("bad_kind", f"One of {', '.join(k.value for k in TeamKind)}.", f"{path}.kind") from None
         high = MAX_GAMES if kind is TeamKind.GAMES else MAX_TEAM_TARGET

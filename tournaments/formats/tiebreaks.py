@@ -16,7 +16,8 @@ from .errors import FormatError
 
 @dataclass(frozen=True, slots=True)
 class TieBreak:
-    """One criterion: ``name`` as stored, ``label``, ``short`` heading, ``explanation`` for players.
+    """One criterion: ``name`` as stored, ``label``, ``short`` heading, ``explanation`` for players and
+    ``column``, what its figure is called as a standings column ("boards won").
 
     ``higher_is_better`` is False for the figures where fewer is better (bullseyes lost, chalks and hang
     jacks against).
@@ -26,11 +27,12 @@ class TieBreak:
     label: str
     short: str
     explanation: str
+    column: str
     higher_is_better: bool = True
 
     def to_dict(self) -> dict[str, object]:
         """The entry as JSON: what the API's and the console's choices show."""
-        return {"name": self.name, "label": self.label, "short": self.short,
+        return {"name": self.name, "label": self.label, "short": self.short, "column": self.column,
                 "explanation": self.explanation, "higher_is_better": self.higher_is_better}
 
 
@@ -95,24 +97,24 @@ class TieBreakRegistry:
 TIE_BREAKS = TieBreakRegistry()
 _r = TIE_BREAKS.register
 _r(TieBreak("match_points", "Match points", "MP",
-            "Points for each board: 2 for a win, 1 for a draw, 0 for a loss."))
-_r(TieBreak("wins", "Wins", "W", "Boards (or team matches) won; a bye counts as its policy says."))
-_r(TieBreak("bullseyes_won", "Bullseyes won", "Bulls", "Games won, over all boards."))
-_r(TieBreak("bullseyes_lost", "Bullseyes lost", "Bulls ag.", "Games lost, over all boards: fewer is better.",
+            "Points for each board: 2 for a win, 1 for a draw, 0 for a loss.", "match points"))
+_r(TieBreak("wins", "Wins", "W", "Boards (or team matches) won; a bye counts as its policy says.", "boards won"))
+_r(TieBreak("bullseyes_won", "Bullseyes won", "Bulls", "Games won, over all boards.", "bullseyes (games) won"))
+_r(TieBreak("bullseyes_lost", "Bullseyes lost", "Bulls ag.", "Games lost, over all boards: fewer is better.", "bullseyes (games) lost",
             higher_is_better=False))
-_r(TieBreak("bullseye_difference", "Bullseye difference", "Bulls ±", "Games won minus games lost."))
+_r(TieBreak("bullseye_difference", "Bullseye difference", "Bulls ±", "Games won minus games lost.", "bullseye difference"))
 _r(TieBreak("chalk_difference", "Chalk difference", "Chalk ±",
-            "Points scored in games minus points conceded (each game's final score as chalked)."))
-_r(TieBreak("chalks_for", "Chalks for", "Chalks", "Points scored in games (each game's final score)."))
-_r(TieBreak("chalks_against", "Chalks against", "Ch. ag.", "Points conceded in games: fewer is better.",
+            "Points scored in games minus points conceded (each game's final score as chalked).", "chalk difference"))
+_r(TieBreak("chalks_for", "Chalks for", "Chalks", "Points scored in games (each game's final score).", "chalks for"))
+_r(TieBreak("chalks_against", "Chalks against", "Ch. ag.", "Points conceded in games: fewer is better.", "chalks against",
             higher_is_better=False))
-_r(TieBreak("hang_jacks_for", "Hang jacks for", "HJ", "Times the pair hanged the opponents' jack."))
+_r(TieBreak("hang_jacks_for", "Hang jacks for", "HJ", "Times the pair hanged the opponents' jack.", "hang jacks for"))
 _r(TieBreak("hang_jacks_against", "Hang jacks against", "HJ ag.",
-            "Times the pair's own jack was hanged: fewer is better.", higher_is_better=False))
+            "Times the pair's own jack was hanged: fewer is better.", "hang jacks against", higher_is_better=False))
 _r(TieBreak("head_to_head", "Head to head", "H2H",
-            "Match points the tied entrants took from each other; used only when every two of them have met."))
+            "Match points the tied entrants took from each other; used only when every two of them have met.", "head to head"))
 _r(TieBreak("buchholz", "Buchholz", "Buch.",
-            "The match points of every opponent met: a harder draw ranks higher."))
+            "The match points of every opponent met: a harder draw ranks higher.", "Buchholz (opponents' match points)"))
 del _r
 
 #: The one default order (docs/decisions.md: the list that ran before the registry).

@@ -10,6 +10,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from tournaments import formats
+
 
 class TeamMatch(models.Model):
     """Club v club in one round: K boards, slot i of one club's line-up meets slot i of the other's."""
@@ -17,7 +19,7 @@ class TeamMatch(models.Model):
     round = models.ForeignKey("tournaments.Round", on_delete=models.CASCADE, related_name="team_matches")
     club_a = models.ForeignKey("tournaments.Club", on_delete=models.PROTECT, related_name="+")
     club_b = models.ForeignKey("tournaments.Club", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
-    #: {"boards": K, "kind": "games" | "first_to_total", "n": N}, copied from the tournament.
+    #: The tournament's ``formats.TeamFormat`` (canonical form), copied when the match is made.
     team_format = models.JSONField(default=dict)
     lineup_a = models.JSONField(default=list, blank=True, help_text="Entry ids in board order")
     lineup_b = models.JSONField(default=list, blank=True)
@@ -32,6 +34,10 @@ class TeamMatch(models.Model):
 
     def __str__(self) -> str:
         return f"{self.round}: {self.club_a} v {self.club_b or 'bye'}"
+
+    def format_value(self) -> formats.TeamFormat:
+        """The team format copied onto the match, as the registry's type."""
+        return formats.TeamFormat.from_dict(self.team_format or formats.DEFAULT_TEAM_FORMAT.to_dict())
 
 
 class Board(models.Model):
@@ -76,13 +82,17 @@ class Board(models.Model):
     def __str__(self) -> str:
         return f"{self.round} table {self.table or 'bye'}"
 
+    def format_value(self) -> formats.MatchFormat:
+        """The format copied onto the board when it was seated (a race board or an extra game included)."""
+        return formats.MatchFormat.from_dict(self.match_format or formats.DEFAULT_MATCH_FORMAT.to_dict(), chosen=False)
+
     @property
     def is_bye(self) -> bool:
         return self.pair_b_id is None
 
     @property
     def status(self) -> str:
-        """Derived in the precedence of DECISIONS.md: disputed, awaiting confirmation, in play, waiting, done."""
+        """Derived in the precedence of docs/decisions.md: disputed, awaiting confirmation, in play, waiting, done."""
         if self.disputed:
             return "disputed"
         if self.decided and not self.all_confirmed:

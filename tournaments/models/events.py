@@ -5,21 +5,29 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from tournaments import formats
+
+from .querysets import RoundQuerySet
+
 
 def default_rules() -> str:
     return "trinidad-tournament"
 
 
 def default_match_format() -> dict[str, object]:
-    return {"kind": "first_to", "n": 2}
+    return formats.DEFAULT_MATCH_FORMAT.to_dict()
 
 
 def default_tiebreaks() -> list[str]:
-    return ["match_points", "wins", "bullseyes_won", "chalk_difference", "hang_jacks_for", "buchholz"]
+    return list(formats.DEFAULT_TIE_BREAKS)
 
 
 def default_bye_policy() -> dict[str, object]:
-    return {"result": "win", "score": "average"}
+    return formats.DEFAULT_BYE_POLICY.to_dict()
+
+
+def _choices(enum: type[formats.EntrantType] | type[formats.PairingSystem] | type[formats.TimeCalled]) -> list[tuple[str, str]]:
+    return [(member.value, member.label) for member in enum]
 
 
 class Tournament(models.Model):
@@ -28,18 +36,10 @@ class Tournament(models.Model):
         RUNNING = "running"
         FINISHED = "finished"
 
-    class EntrantType(models.TextChoices):
-        PAIRS = "pairs"
-        CLUB_TEAMS = "club_teams"
-
-    class PairingSystem(models.TextChoices):
-        SWISS = "swiss"
-        ROUND_ROBIN = "round_robin"
-        KNOCKOUT = "knockout"
-
-    class TimeCalled(models.TextChoices):
-        VOID = "void", "Void unfinished games"
-        AWARD = "award", "Award unfinished games to the side ahead"
+    #: The registry's vocabularies (tournaments/formats), kept here for ``Tournament.EntrantType.PAIRS``.
+    EntrantType = formats.EntrantType
+    PairingSystem = formats.PairingSystem
+    TimeCalled = formats.TimeCalled
 
     name = models.CharField(max_length=200)
     slug = models.SlugField(max_length=80, unique=True)
@@ -52,18 +52,21 @@ class Tournament(models.Model):
     rules = models.JSONField(default=default_rules)
     #: Every option resolved by the engine (RuleSet.to_dict()), so a result can always be recomputed.
     rules_resolved = models.JSONField(default=dict, blank=True)
-    entrant_type = models.CharField(max_length=12, choices=EntrantType.choices, default=EntrantType.PAIRS)
-    pairing_system = models.CharField(max_length=12, choices=PairingSystem.choices, default=PairingSystem.SWISS)
+    entrant_type = models.CharField(max_length=12, choices=_choices(formats.EntrantType),
+                                    default=formats.DEFAULT_ENTRANT_TYPE.value)
+    pairing_system = models.CharField(max_length=12, choices=_choices(formats.PairingSystem),
+                                      default=formats.DEFAULT_PAIRING_SYSTEM.value)
     #: A board's match format: {"kind": "first_to", "n": 2} or {"kind": "games", "n": 3}.
     match_format = models.JSONField(default=default_match_format)
-    #: Club-team events: {"boards": K, "kind": "games" | "first_to_total", "n": N}.
+    #: Club-team events: a ``formats.TeamFormat`` in its canonical form (``team_format_value()`` reads it).
     team_format = models.JSONField(null=True, blank=True)
     rounds_planned = models.PositiveIntegerField(default=5)
     tiebreaks = models.JSONField(default=default_tiebreaks)
     bye_policy = models.JSONField(default=default_bye_policy)
     #: How strongly Swiss pairing avoids two pairs of one club meeting: 0 (ignore) to 3 (strong).
-    club_avoidance = models.PositiveSmallIntegerField(default=2)
-    time_called = models.CharField(max_length=6, choices=TimeCalled.choices, default=TimeCalled.VOID)
+    club_avoidance = models.PositiveSmallIntegerField(default=formats.DEFAULT_CLUB_AVOIDANCE.level)
+    time_called = models.CharField(max_length=6, choices=_choices(formats.TimeCalled),
+                                   default=formats.DEFAULT_TIME_CALLED.value)
     third_place_match = models.BooleanField(default=False)
     #: A knockout seeded from another tournament's final standings.
     qualifies_from = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
@@ -74,6 +77,39 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    # ---- the stored settings as the registry's types (docs/README.md: "one source of truth") ----
+    def board_format(self) -> formats.MatchFormat:
+        """The board's match format (stored shapes are canonical since migration 0003)."""
+        return formats.MatchFormat.from_dict(self.match_format or formats.DEFAULT_MATCH_FORMAT.to_dict())
+
+    def team_format_value(self) -> formats.TeamFormat | None:
+        """The team match format of a club-team event (None in a pairs event)."""
+        if self.entrant_type != formats.EntrantType.CLUB_TEAMS:
+            return None
+        if not self.team_format:
+            return formats.DEFAULT_TEAM_FORMAT
+        return formats.TeamFormat.from_dict(self.team_format)
+
+    def tie_break_order(self) -> tuple[str, ...]:
+        """The tie-break names, best first."""
+        return formats.TIE_BREAKS.parse(self.tiebreaks or list(formats.DEFAULT_TIE_BREAKS))
+
+    def bye_policy_value(self) -> formats.AwardPolicy:
+        """What a bye counts as and scores."""
+        return formats.AwardPolicy.from_dict(self.bye_policy)
+
+    def race_target(self) -> int | None:
+        """The event's race target (games that win a match), if it has one."""
+        return formats.race_target(self.board_format(), self.team_format_value())
+
+    @property
+    def is_knockout(self) -> bool:
+        return self.pairing_system == formats.PairingSystem.KNOCKOUT
+
+    @property
+    def is_club_teams(self) -> bool:
+        return self.entrant_type == formats.EntrantType.CLUB_TEAMS
 
 
 class TournamentRole(models.Model):
@@ -134,6 +170,8 @@ class Round(models.Model):
     changes = models.JSONField(default=list, blank=True, help_text="Organiser adjustments while drafted")
     published_at = models.DateTimeField(null=True, blank=True)
     closed_at = models.DateTimeField(null=True, blank=True)
+
+    objects = RoundQuerySet.as_manager()
 
     class Meta:
         ordering = ["tournament", "number"]

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from tournaments.formats.events import ClubAvoidance
+from tournaments.formats.events import ClubAvoidance as ClubAvoidance
 
 
 class PairingError(ValueError):

@@ -1,6 +1,6 @@
 """Plain value types of the standings: board results in, ranked rows out.
 
-The service builds ``BoardResult``s from confirmed games only (DECISIONS.md: bullseyes, chalks and
+The service builds ``BoardResult``s from confirmed games only (docs/decisions.md: bullseyes, chalks and
 hang jacks count per confirmed game; match points once the match is decided and all its games are
 confirmed) and stores ``Standings.as_dict()`` as the snapshot of a change.
 """

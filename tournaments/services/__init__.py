@@ -19,10 +19,31 @@ from .errors import (
     PreconditionRequired,
     ValidationFailed,
 )
+from .events import (
+    entry_create,
+    entry_delete,
+    entry_update,
+    tournament_create,
+    tournament_delete,
+    tournament_settings_clean,
+    tournament_update,
+)
 from .hands import hand_correct, hand_preview, hand_submit, hand_undo, hand_void
 from .idempotency import idempotent_call, request_fingerprint
+from .imports import ImportResult, PairsImportRefused, RowError, pairs_import
 from .outbox import outbox_enqueue, outbox_sweep
 from .pairing import round_draft_swap, round_draft_swap_tables, round_pair, round_start, team_lineup_set
+from .people import (
+    club_create,
+    club_delete,
+    club_update,
+    pair_create,
+    pair_delete,
+    pair_update,
+    player_create,
+    player_delete,
+    player_update,
+)
 from .rounds import (
     round_create,
     round_pair_rotation,
@@ -45,4 +66,9 @@ __all__ = [
     # pairing and standings
     "round_draft_swap", "round_draft_swap_tables", "round_pair", "round_start", "team_lineup_set",
     "tournament_standings_recompute",
+    # the registry: tournaments, entries, clubs, players, pairs, the pairs import
+    "ImportResult", "PairsImportRefused", "RowError", "club_create", "club_delete", "club_update", "entry_create",
+    "entry_delete", "entry_update", "pair_create", "pair_delete", "pair_update", "pairs_import", "player_create",
+    "player_delete", "player_update", "tournament_create", "tournament_delete", "tournament_settings_clean",
+    "tournament_update",
 ]

@@ -12,7 +12,7 @@ from django.db import models
 
 from tournaments.models import AuditEvent, Device
 
-from ._common import row_insert
+from .rows import row_insert
 
 
 def audit_event(

@@ -4,104 +4,44 @@ Results are derived, never typed: ``board_results_refresh`` reads the board's ga
 board's fields; ``team_match_refresh`` totals bullseyes over a team match's boards. Both also keep the
 board's games in step with its match: they open the next game while the match needs one (its first
 dealer is the engine's ``next_dealer`` after the game before) and void an empty game the match no longer
-needs. Counting (DECISIONS.md): decided/winner/draw follow the submitted (finished) games; bullseyes,
+needs. Counting (docs/decisions.md): decided/winner/draw follow the submitted (finished) games; bullseyes,
 chalks and hang jacks on the board count confirmed games only (what standings use); ``all_confirmed``
 says every game that counts for the match is confirmed.
 """
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
 from tournaments import adapters
+from tournaments.formats import (
+    MatchFormat,
+    MatchKind,
+    MatchOutcome,
+    TeamFormat,
+    TeamKind,
+    match_outcome,
+    team_match_decision,
+)
 from tournaments.models import Board, Device, Game, GameConfirmation, Hand, Round, TeamMatch, Tournament
 
 from ._common import OPEN_ROUND_STATUSES, actor, check_device, check_round_open, conflict, refusals_with_state
 from .audit import audit_record
 from .errors import ValidationFailed
 
-DEFAULT_MATCH_FORMAT: dict[str, Any] = {"kind": "first_to", "n": 2}
-MATCH_KINDS = ("first_to", "games", "race")
+
+def board_format(board: Board) -> MatchFormat:
+    """The format copied onto the board when it was seated."""
+    return board.format_value()
 
 
-# ---- the match format, as a pure function ---------------------------------------------------------------
-@dataclasses.dataclass(frozen=True, slots=True)
-class MatchOutcome:
-    """Where a board's match stands after its finished games (in order).
-
-    ``counted`` finished games count for the match (those after the deciding game do not);
-    ``needs_game``: another game must be played.
-    """
-
-    decided: bool
-    winner: int | None
-    is_draw: bool
-    counted: int
-    needs_game: bool
-
-
-def _leader(wins: Sequence[int]) -> int | None:
-    return None if wins[0] == wins[1] else (0 if wins[0] > wins[1] else 1)
-
-
-def match_outcome(
-    match_format: Mapping[str, Any], winners: Sequence[int | None], *, knockout: bool = False,
-    time_called: bool = False, race_decided: bool = False,
-) -> MatchOutcome:
-    """The match's state from the winners of its finished games, in order.
-
-    - ``first_to`` N: the first pair to N bullseyes wins.
-    - ``games`` N: after N games the pair with more bullseyes wins, level is a draw, except in a knockout,
-      where one more game decides (DECISIONS.md).
-    - ``race``: a board of a ``first_to_total`` team match: it plays until the team match is decided.
-    When time is called (the round closed) an undecided match goes to the pair with more bullseyes, level
-    is a draw (Swiss, round robin); a knockout match stays undecided until play decides it.
-    """
-    kind = match_format.get("kind", "first_to")
-    n = int(match_format.get("n", 2))
-    wins = [0, 0]
-
-    def called(counted: int) -> MatchOutcome:
-        if knockout:  # a knockout match is decided by play only: its round waits for it
-            return MatchOutcome(False, None, False, counted, False)
-        leader = _leader(wins)
-        return MatchOutcome(True, leader, leader is None, counted, False)
-
-    if kind == "race":
-        for w in winners:
-            if w is not None:
-                wins[w] += 1
-        if race_decided or time_called:
-            leader = _leader(wins)
-            return MatchOutcome(True, leader, leader is None, len(winners), False)
-        return MatchOutcome(False, None, False, len(winners), True)
-    if kind == "games":
-        for i, w in enumerate(winners):
-            if w is not None:
-                wins[w] += 1
-            if i + 1 >= n:
-                leader = _leader(wins)
-                if leader is not None:
-                    return MatchOutcome(True, leader, False, i + 1, False)
-                if not knockout:
-                    return MatchOutcome(True, None, True, i + 1, False)
-        if time_called:
-            return called(len(winners))
-        return MatchOutcome(False, None, False, len(winners), True)
-    for i, w in enumerate(winners):  # first_to
-        if w is None:
-            continue
-        wins[w] += 1
-        if wins[w] >= n:
-            return MatchOutcome(True, w, False, i + 1, False)
-    if time_called:
-        return called(len(winners))
-    return MatchOutcome(False, None, False, len(winners), True)
+def team_format(team_match: TeamMatch) -> TeamFormat:
+    """The team format copied onto the team match."""
+    return team_match.format_value()
 
 
 # ---- seating and help ------------------------------------------------------------------------------------
@@ -251,7 +191,7 @@ def board_results_refresh(board: Board, *, keep_games: bool = True) -> Board:
     round_ = board.round
     tournament = round_.tournament
     if board.is_bye:
-        result = (tournament.bye_policy or {}).get("result", "win")
+        result = tournament.bye_policy_value().result.value
         board.decided, board.all_confirmed, board.disputed = True, True, False
         board.winner = 0 if result == "win" else (1 if result == "loss" else None)
         board.is_draw = result == "draw"
@@ -259,13 +199,13 @@ def board_results_refresh(board: Board, *, keep_games: bool = True) -> Board:
         return board
     games = list(Game.objects.filter(board_id=board.pk).exclude(status=Game.Status.VOIDED).order_by("number"))
     finished = [g for g in games if g.status == Game.Status.FINISHED]
-    fmt = board.match_format or DEFAULT_MATCH_FORMAT
+    fmt = board_format(board)
     race_decided = False
-    if fmt.get("kind") == "race" and board.team_match_id:
+    if fmt.kind is MatchKind.RACE and board.team_match_id:
         race_decided = board.team_match.decided
     outcome = match_outcome(
         fmt, [g.winner for g in finished],
-        knockout=tournament.pairing_system == Tournament.PairingSystem.KNOCKOUT and not board.team_match_id,
+        knockout=tournament.is_knockout and not board.team_match_id,
         time_called=round_.status == Round.Status.CLOSED, race_decided=race_decided,
     )
     counted = finished[: outcome.counted]
@@ -335,35 +275,20 @@ def team_match_refresh(team_match: TeamMatch) -> TeamMatch:
     for board_id, w in winners:
         if w is not None:
             totals[0 if w == club_a_side[board_id] else 1] += 1
-    fmt = team_match.team_format or {}
-    kind = fmt.get("kind", "games")
-    knockout = tournament.pairing_system == Tournament.PairingSystem.KNOCKOUT
-    time_called = round_.status == Round.Status.CLOSED
+    fmt = team_format(team_match)
     was_decided = team_match.decided
-    decided, winner = False, None
-    if team_match.club_b_id is None:
-        decided, winner = True, 0
-    elif kind == "first_to_total":
-        target = int(fmt.get("n", 1))
-        reached = [side for side in (0, 1) if totals[side] >= target]
-        if reached:
-            decided, winner = True, reached[0] if len(reached) == 1 else _leader(totals)
-        elif time_called:
-            decided, winner = True, _leader(totals)
-    else:
-        all_boards = all(b.decided for b in boards)
-        if all_boards or time_called:
-            leader = _leader(totals)
-            if leader is None and knockout and boards:
-                if not time_called:
-                    _extra_game_on_first_board(boards[0])
-            else:
-                decided, winner = True, leader
+    decision = team_match_decision(
+        fmt, totals, boards_decided=all(b.decided for b in boards), knockout=tournament.is_knockout and bool(boards),
+        time_called=round_.status == Round.Status.CLOSED, has_opponent=team_match.club_b_id is not None,
+    )
+    decided, winner = decision.decided, decision.winner
+    if decision.needs_extra:
+        _extra_game_on_first_board(boards[0])
     explanation = f"{totals[0]}-{totals[1]} bullseyes" + (" (level: a draw)" if decided and winner is None else "")
     team_match.bullseyes_a, team_match.bullseyes_b = totals
     team_match.decided, team_match.winner, team_match.explanation = decided, winner, explanation
     team_match.save(update_fields=["bullseyes_a", "bullseyes_b", "decided", "winner", "explanation"])
-    if kind == "first_to_total" and decided != was_decided:
+    if fmt.kind is TeamKind.FIRST_TO_TOTAL and decided != was_decided:
         for board in boards:
             board.team_match = team_match
             board_results_refresh(board)
@@ -372,12 +297,11 @@ def team_match_refresh(team_match: TeamMatch) -> TeamMatch:
 
 def _extra_game_on_first_board(board: Board) -> None:
     """A knockout team match level after every board: one more game on its first board decides."""
-    fmt = dict(board.match_format or DEFAULT_MATCH_FORMAT)
-    if fmt.get("kind") != "games" or fmt.get("extra"):
+    fmt = board_format(board)
+    if fmt.kind is not MatchKind.GAMES or fmt.extra:
         return
     played = Game.objects.filter(board=board, status=Game.Status.FINISHED).count()
-    fmt["n"], fmt["extra"] = played + 1, True
-    board.match_format = fmt
+    board.match_format = MatchFormat(MatchKind.GAMES, played + 1, extra=True).to_dict()
     board.save(update_fields=["match_format", "updated_at"])
     board_results_refresh(board)
 
@@ -391,13 +315,14 @@ def board_after_change(board: Board, *, race_check: bool = False) -> Board:
     if board.team_match_id:
         team_match = TeamMatch.objects.select_for_update(of=("self",)).get(pk=board.team_match_id)
         team_match.round = board.round  # the board's round, read after its game locks
-        if race_check and team_match.decided and (team_match.team_format or {}).get("kind") == "first_to_total":
+        is_race = team_format(team_match).kind is TeamKind.FIRST_TO_TOTAL
+        if race_check and team_match.decided and is_race:
             raise conflict("match_decided", "The team match was decided: this board's play has stopped.", board)
         board.team_match = team_match
         board_results_refresh(board, keep_games=False)
         was_decided = team_match.decided
         team_match_refresh(team_match)
-        if team_match.decided == was_decided or (team_match.team_format or {}).get("kind") != "first_to_total":
+        if team_match.decided == was_decided or not is_race:
             board_results_refresh(board)  # the decision did not refresh the boards: open/void games now
     else:
         board_results_refresh(board)

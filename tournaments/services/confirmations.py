@@ -1,4 +1,4 @@
-"""Confirmation per game, disputes, bulk confirmation and closing a round (DECISIONS.md).
+"""Confirmation per game, disputes, bulk confirmation and closing a round (docs/decisions.md).
 
 When a game ends each pair confirms it on the tablet (one tap naming its side, trusted as the table's
 word), or the organiser confirms it. One uncleared row per party per game (a partial unique constraint);
@@ -14,6 +14,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from tournaments.formats import MatchKind
 from tournaments.models import Board, Device, Game, GameConfirmation, Hand, Round, TeamMatch, Tournament
 
 from ._common import (
@@ -191,7 +192,7 @@ def round_close(*, round: Round, user: Any, confirm_remaining: bool = False) -> 
     boards = {b.pk: b for b in Board.objects.filter(round=round_).select_related("team_match")}
     stopped_boards = {
         b.pk for b in boards.values()
-        if b.team_match_id and b.team_match.decided and (b.match_format or {}).get("kind") == "race"
+        if b.team_match_id and b.team_match.decided and b.format_value().kind is MatchKind.RACE
     }
     now = timezone.now()
     in_play = [g for g in games if g.status == Game.Status.IN_PLAY]
@@ -224,7 +225,7 @@ def round_close(*, round: Round, user: Any, confirm_remaining: bool = False) -> 
         team_match_refresh(team_match)
         if not team_match.decided:
             undecided.append(f"team match {team_match.pk}")
-    if undecided and tournament.pairing_system == Tournament.PairingSystem.KNOCKOUT:
+    if undecided and tournament.is_knockout:
         raise Conflict("match_undecided", "A knockout round closes only when every match is decided: "
                        + ", ".join(undecided) + " still level.")
     audit_record(action="round.close", obj=round_, tournament_id=tournament.pk, user=actor(user),

@@ -1,4 +1,4 @@
-"""Scoring tablets: pairing codes and device tokens (DECISIONS.md, a board's life from the tablet).
+"""Scoring tablets: pairing codes and device tokens (docs/decisions.md, a board's life from the tablet).
 
 An organiser creates a single-use pairing code for a table (valid 30 minutes); the tablet trades it for a
 device token, shown once and stored only as its SHA-256 digest. One active device per table: pairing a

@@ -20,6 +20,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from tournaments import adapters
+from tournaments.formats import DEFAULT_MATCH_FORMAT, MatchFormat, PairingSystem, match_outcome
 from tournaments.models import Board, Device, Game, GameConfirmation, Hand, Round, Tournament
 
 from ._common import (
@@ -30,15 +31,11 @@ from ._common import (
     check_round_open,
     check_round_status,
     conflict,
-    model_columns,
     refusals_with_state,
     require_organiser,
-    row_fetch,
-    row_insert,
-    rows_write,
 )
 from .audit import audit_event, audit_record
-from .boards import DEFAULT_MATCH_FORMAT, board_after_change, match_outcome
+from .boards import board_after_change
 from .errors import (
     Conflict,
     NotFound,
@@ -47,6 +44,7 @@ from .errors import (
     ValidationFailed,
 )
 from .outbox import outbox_enqueue
+from .rows import model_columns, row_fetch, row_insert, rows_write
 
 HAND_DERIVED_FIELDS = ("events", "trump", "score_after", "winner", "next_dealer")
 
@@ -174,9 +172,9 @@ def _board_after_game_end(board_id: int, game: Game, rules: Any) -> list[Any] | 
         return None
     winners = [game.winner if number == game.number else winner
                for number, status, winner, *_ in rows if number == game.number or status == Game.Status.FINISHED]
-    fmt = Board._meta.get_field("match_format").from_db_value(fmt, None, connection)  # type: ignore[attr-defined]
-    outcome = match_outcome(fmt or DEFAULT_MATCH_FORMAT, winners,
-                            knockout=pairing_system == Tournament.PairingSystem.KNOCKOUT)
+    stored = Board._meta.get_field("match_format").from_db_value(fmt, None, connection)  # type: ignore[attr-defined]
+    match_format = MatchFormat.from_dict(stored or DEFAULT_MATCH_FORMAT.to_dict(), chosen=False)
+    outcome = match_outcome(match_format, winners, knockout=pairing_system == PairingSystem.KNOCKOUT)
     board = Board(pk=board_id, decided=outcome.decided, winner=outcome.winner, is_draw=outcome.is_draw,
                   all_confirmed=False)
     writes: list[Any] = [(board, ["decided", "winner", "is_draw", "all_confirmed", "updated_at"])]
@@ -478,8 +476,13 @@ def _refuse_break(board: Board, brk: _Breaks) -> Conflict:
 
 @refusals_with_state
 @transaction.atomic
-def hand_correct(*, hand: Hand, record: Mapping[str, Any], expected_version: int | None, user: Any) -> Hand:
+def hand_correct(
+    *, hand: Hand, record: Mapping[str, Any], expected_version: int | None, user: Any, void_from: Hand | None = None,
+) -> Hand:
     """The organiser replaces a hand by a new version (same dealer); later hands are rescored as recorded.
+
+    ``void_from`` (a later hand of the same board) is voided first, with every hand after it, in the same
+    transaction: how the organiser clears the hands a correction breaks (all or nothing).
 
     ``expected_version`` is the version the organiser saw (If-Match): missing 428 ``version_required``,
     stale 412 ``stale_version``. A later hand that no longer fits refuses the correction (409
@@ -487,6 +490,11 @@ def hand_correct(*, hand: Hand, record: Mapping[str, Any], expected_version: int
     if a later round was paired from a changed confirmed result, that round and this board get
     ``needs_review`` (history is not rewritten).
     """
+    if void_from is not None:
+        if void_from.game.board_id != hand.game.board_id or void_from.pk == hand.pk:
+            raise ValidationFailed("void_from_invalid", "Only a later hand of the same board can be voided with it.",
+                                   fields={"void_from": "a later hand of this board"})
+        hand_void(hand=void_from, user=user, with_later=True)
     board, games, current = _organiser_hand(hand, user)
     _check_version(board, current, expected_version, required=True)
     if current.status == Hand.Status.VOIDED:

@@ -1,4 +1,4 @@
-"""Idempotent tablet writes (DECISIONS.md): one answer per device and Idempotency-Key.
+"""Idempotent tablet writes (docs/decisions.md): one answer per device and Idempotency-Key.
 
 ``idempotent_call`` answers a known key from the stored record (same request hash) or refuses it
 (``IdempotencyKeyReused``, another request hash). Otherwise it runs the write and, in the *same*

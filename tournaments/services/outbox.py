@@ -1,4 +1,4 @@
-"""The transactional outbox (DECISIONS.md, resilience): background work survives a Redis outage.
+"""The transactional outbox (docs/decisions.md, resilience): background work survives a Redis outage.
 
 ``outbox_enqueue`` writes an ``OutboxMessage`` row in the caller's transaction and registers an
 ``on_commit`` hook that publishes it to Celery and marks it sent. Publishing never raises: when the broker
@@ -37,9 +37,8 @@ def _send(task: str, args: list[Any]) -> None:
     from config.celery import app
 
     registered = app.tasks.get(task)
-    if registered is None:  # tasks module not imported yet in this process
-        import tournaments.tasks  # noqa: F401
-
+    if registered is None:  # the task modules are not imported yet in this process: Celery's autodiscovery
+        app.loader.import_default_modules()
         registered = app.tasks.get(task)
     if app.conf.task_always_eager:
         if registered is not None:

@@ -6,7 +6,7 @@ round, and the draft is stored through ``rounds.round_seat_boards`` / ``round_se
 * ``round_start(tournament=, number=None, user=)``: the organiser starts the next round. It is created
   ``pending`` with the standings snapshot it is paired from (confirmed games only, recomputed now) and a
   ``round_pair`` task goes through the outbox. When the broker cannot be reached (or inside a caller's
-  transaction) the pairing runs here, in-process: it takes well under a second (DECISIONS.md).
+  transaction) the pairing runs here, in-process: it takes well under a second (docs/decisions.md).
 * ``round_pair(round_id=)``: what the task calls. Swiss, round robin or knockout, of pairs or of club
   teams, from the round's snapshot and the boards of earlier rounds; stores the boards with their
   explanations and the rematch outlook and leaves the round ``drafted``. A round no longer pending is
@@ -31,6 +31,7 @@ from django.db import connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from tournaments.formats import ClubAvoidance, FormatError
 from tournaments.models import (
     Board,
     BoardPair,
@@ -44,7 +45,6 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.pairing import (
-    ClubAvoidance,
     DraftBoard,
     DraftBye,
     DraftRound,
@@ -66,6 +66,7 @@ from tournaments.pairing import (
 
 from ._common import actor, require_organiser
 from .audit import audit_record
+from .boards import team_format
 from .errors import Conflict, DomainError, NotFound, ValidationFailed
 from .knockout import knockout_round, knockout_rounds, qualifier_order
 from .outbox import outbox_enqueue
@@ -76,7 +77,7 @@ logger = logging.getLogger(__name__)
 
 PAIR_TASK = "tournaments.tasks.round_pair"
 DRAFTED = Round.Status.DRAFTED
-#: Warnings an organiser's change is checked for (DECISIONS.md: rematches and same-club boards).
+#: Warnings an organiser's change is checked for (docs/decisions.md: rematches and same-club boards).
 CHANGE_WARNINGS = ("rematch", "same_club", "repeat_bye", "self_board")
 
 
@@ -95,13 +96,6 @@ class _Field:
     @property
     def ids(self) -> list[int]:
         return [e.id for e in self.ranked]
-
-
-def _club_avoidance(level: int) -> ClubAvoidance:
-    """``Tournament.club_avoidance`` 0 (ignore) to 3 (strong) as the Swiss setting."""
-    if level <= 0:
-        return ClubAvoidance.OFF
-    return ClubAvoidance.STRONG if level >= 3 else ClubAvoidance.PREFER
 
 
 def _active_entries(tournament: Tournament) -> list[Entry]:
@@ -153,7 +147,7 @@ def _history(tournament: Tournament, before: int, *, clubs: bool) -> History:
 
 def _field(tournament: Tournament, round_: Round, snapshot: StandingsSnapshot | None) -> _Field:
     entries = _active_entries(tournament)
-    club_teams = tournament.entrant_type == Tournament.EntrantType.CLUB_TEAMS
+    club_teams = tournament.is_club_teams
     history = _history(tournament, round_.number, clubs=club_teams)
     if club_teams:
         by_seed = _club_order(entries)
@@ -206,7 +200,7 @@ def _plan(tournament: Tournament, round_: Round, f: _Field) -> _Plan:
             note = (f"A round robin: everyone meets everyone once in {per_cycle} rounds"
                     + (f" ({cycles} cycles, sides swapped in even cycles)." if cycles > 1 else "."))
             return _Plan(_seats(draft), draft, Outlook.GUARANTEED.value, note)
-        config = SwissConfig(club_avoidance=ClubAvoidance.OFF if f.club_teams else _club_avoidance(tournament.club_avoidance))
+        config = SwissConfig(club_avoidance=ClubAvoidance.OFF if f.club_teams else ClubAvoidance.of_level(tournament.club_avoidance))
         draft = pair_swiss(f.ranked, f.history, round_number=n, config=config)
     except PairingError as exc:
         raise _pairing_error(exc) from exc
@@ -308,12 +302,12 @@ def _check_startable(tournament: Tournament, number: int, f_size: int, entries: 
         first_size = f_size
         if number > 1:
             first_size = 2 * Board.objects.filter(round__tournament=tournament, round__number=1).count()
-            if tournament.entrant_type == Tournament.EntrantType.CLUB_TEAMS:
+            if tournament.is_club_teams:
                 first_size = 2 * TeamMatch.objects.filter(round__tournament=tournament, round__number=1).count()
         if number > knockout_rounds(first_size):
             raise Conflict("knockout_complete", "The knockout is over: its final has been played.")
-    if tournament.entrant_type == Tournament.EntrantType.CLUB_TEAMS:
-        k = _team_boards(tournament.team_format)
+    if tournament.is_club_teams:
+        k = _team_boards(tournament)
         counts: dict[int | None, int] = {}
         for e in entries:
             counts[e.pair.club_id] = counts.get(e.pair.club_id, 0) + 1
@@ -324,13 +318,13 @@ def _check_startable(tournament: Tournament, number: int, f_size: int, entries: 
                                    fields={"team_format.boards": f"every club needs {k} pairs"})
 
 
-def _team_boards(team_format: Any) -> int:
-    """K, the boards of a team match (400 ``team_format_invalid`` unless a whole number from 1)."""
-    k = (team_format or {}).get("boards", 1) if isinstance(team_format, dict) or not team_format else None
-    if not isinstance(k, int) or isinstance(k, bool) or k < 1:
-        raise ValidationFailed("team_format_invalid", "A team match has a whole number of boards, at least 1.",
-                               fields={"team_format.boards": "a whole number from 1"})
-    return k
+def _team_boards(tournament: Tournament) -> int:
+    """K, the boards of a team match (400 ``team_format_invalid`` when the stored format is not one)."""
+    try:
+        fmt = tournament.team_format_value()
+    except FormatError as exc:
+        raise ValidationFailed("team_format_invalid", exc.message, fields={exc.path: exc.message}) from exc
+    return fmt.boards if fmt is not None else 1
 
 
 @transaction.atomic
@@ -345,7 +339,7 @@ def _round_start_locked(*, tournament: Tournament, number: int | None, user: Any
     if open_:
         raise Conflict("previous_round_open", f"Round {open_[0].number} is still open: close it first.")
     entries = _active_entries(tournament)
-    club_teams = tournament.entrant_type == Tournament.EntrantType.CLUB_TEAMS
+    club_teams = tournament.is_club_teams
     size = len(_club_order(entries)) if club_teams else len(entries)
     tournament_standings_recompute(tournament_id=tournament.pk)
     snapshot = StandingsSnapshot.objects.filter(tournament=tournament).order_by("-created_at", "-id").first()
@@ -496,7 +490,7 @@ def round_draft_swap(*, round: Round, entry_a: Entry | Club | int, entry_b: Entr
     ``swap_across_clubs``.
     """
     tournament, round_ = _lock_drafted(round, user)
-    club_teams = tournament.entrant_type == Tournament.EntrantType.CLUB_TEAMS
+    club_teams = tournament.is_club_teams
     f = _field(tournament, round_, round_.paired_from)
     if club_teams and isinstance(entry_a, Club) and isinstance(entry_b, Club):
         return _swap_clubs(tournament, round_, f, entry_a.pk, entry_b.pk, user)
@@ -685,7 +679,7 @@ def team_lineup_set(*, team_match: TeamMatch, club: Club | int, entries: Sequenc
 def _lineup_apply(tournament: Tournament, round_: Round, match: TeamMatch, club: Club, lineup: list[int], user: Any) -> None:
     if Game.objects.filter(board__team_match=match).exists():
         raise Conflict("lineup_fixed", "Play has started on this team match: its line-ups are fixed.")
-    k = _team_boards(match.team_format)
+    k = team_format(match).boards
     roster = list(Entry.objects.filter(tournament=tournament, withdrawn=False, pair__club=club)
                   .order_by(F("pair__seed").asc(nulls_last=True), F("seed").asc(nulls_last=True), "id")
                   .values_list("pk", flat=True))

@@ -16,12 +16,14 @@ from django.db.models import Max
 from django.utils import timezone
 
 from tournaments import adapters
+from tournaments.formats import DEFAULT_TEAM_FORMAT, FormatError, MatchFormat
 from tournaments.models import Board, BoardPair, Club, Entry, Round, TeamMatch, Tournament
 from tournaments.pairing import PairingError, TeamBoard, team_match_boards
 
 from ._common import actor
+from ._rules import check_four_players
 from .audit import audit_record
-from .boards import DEFAULT_MATCH_FORMAT, board_results_refresh
+from .boards import board_results_refresh
 from .errors import Conflict, ValidationFailed
 
 SEATABLE = (Round.Status.PENDING, Round.Status.DRAFTED)
@@ -35,9 +37,7 @@ def tournament_rules_resolve(*, tournament: Tournament) -> Tournament:
     rule sets only (``rules_players``).
     """
     rules = adapters.rules_from_spec(tournament.rules or adapters.DEFAULT_TOURNAMENT_RULES)
-    if rules.players != 4:
-        raise ValidationFailed("rules_players", "Pairs events take 4-player rule sets only.",
-                               fields={"rules": "a 4-player rule set"})
+    check_four_players(rules)
     resolved = rules.to_dict()
     if tournament.rules_resolved != resolved:
         tournament.rules_resolved = resolved
@@ -57,12 +57,13 @@ def round_create(*, tournament: Tournament, number: int | None = None) -> Round:
 
 
 def _match_format(round_: Round) -> dict[str, Any]:
-    fmt = round_.match_format or round_.tournament.match_format or DEFAULT_MATCH_FORMAT
-    kind, n = fmt.get("kind"), fmt.get("n")
-    if kind not in ("first_to", "games") or not isinstance(n, int) or n < 1:
-        raise ValidationFailed("match_format_invalid", "A match format is first_to N or games N (N at least 1).",
-                               fields={"match_format": "first_to or games, with n >= 1"})
-    return {"kind": kind, "n": n}
+    """The format the round's boards play: the round's override, else the tournament's (canonical form)."""
+    if not round_.match_format:
+        return round_.tournament.board_format().to_dict()
+    try:
+        return MatchFormat.from_dict(round_.match_format).to_dict()
+    except FormatError as exc:
+        raise ValidationFailed("match_format_invalid", exc.message, fields={exc.path: exc.message}) from exc
 
 
 def _lock_seatable(round_: Round) -> Round:
@@ -163,9 +164,8 @@ def round_seat_team_matches(
     """
     round_ = _lock_seatable(round)
     tournament = round_.tournament
-    team_format = dict(tournament.team_format or {"boards": 1, "kind": "games", "n": 1})
-    k, kind, n = int(team_format.get("boards", 1)), team_format.get("kind", "games"), int(team_format.get("n", 1))
-    board_format = {"kind": "race", "n": n} if kind == "first_to_total" else {"kind": "games", "n": n}
+    fmt = tournament.team_format_value() or DEFAULT_TEAM_FORMAT
+    team_format, k, board_format = fmt.to_dict(), fmt.boards, fmt.board_format.to_dict()
     lineups = lineups or {}
     table = _first_table(round_)
     made: list[TeamMatch] = []

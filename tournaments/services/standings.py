@@ -3,7 +3,7 @@
 ``tournament_standings_recompute(tournament_id=...)`` reads a tournament's published rounds in a fixed
 number of queries whatever the field's size (entries, rounds, boards, team matches, the latest digest),
 turns the boards' derived results into ``ranking.BoardResult``s and ranks them with the tournament's
-tie-break order (``ranking.compute_standings``). What counts (DECISIONS.md):
+tie-break order (``ranking.compute_standings``). What counts (docs/decisions.md):
 
 * bullseyes, chalks and hang jacks per confirmed game: the board's derived fields
   (``services.boards.board_results_refresh`` counts confirmed games only);
@@ -33,13 +33,12 @@ from typing import Any
 from django.db import transaction
 from django.db.models import F
 
+from tournaments.formats import FormatError
 from tournaments.models import Board, Entry, Round, StandingsSnapshot, TeamMatch, Tournament
+from tournaments.models.querysets import RoundQuerySet
 from tournaments.ranking import (
     BoardResult,
-    ByePolicy,
     ByeRecord,
-    ByeResult,
-    ByeStats,
     RankingConfig,
     RankingError,
     Standings,
@@ -51,7 +50,7 @@ from tournaments.ranking import (
 from .errors import ValidationFailed
 
 #: Rounds whose boards count: a pending or drafted round may still change.
-COUNTED_ROUNDS = (Round.Status.PUBLISHED, Round.Status.IN_PLAY, Round.Status.CLOSED)
+COUNTED_ROUNDS = RoundQuerySet.PUBLIC_STATUSES
 
 #: A board as the standings read it: the first ten as they are, then "counts for match points".
 _BOARD_FIELDS = (
@@ -76,42 +75,39 @@ class StandingsInput:
     team_matches: tuple[tuple[Any, ...], ...]
     club_teams: bool
     tie_breaks: tuple[str, ...]
-    bye_policy: tuple[str, str]
+    bye_policy: dict[str, Any]
     after_round: int
+    race_target: int | None = None
 
     def digest(self) -> str:
         """SHA-256 of the canonical JSON of this input."""
         raw = json.dumps(
             [self.entries, self.clubs, self.boards, self.team_matches, self.club_teams, self.tie_breaks,
-             self.bye_policy, self.after_round],
+             self.bye_policy, self.after_round, self.race_target],
             separators=(",", ":"),
         )
         return hashlib.sha256(raw.encode()).hexdigest()
 
 
 def ranking_config(tournament: Tournament) -> RankingConfig:
-    """The tournament's tie-break order and bye policy as a ``RankingConfig`` (400 when invalid)."""
-    result, stats = _bye_policy(tournament.bye_policy)
+    """The tournament's tie-break order, bye policy and race target as a ``RankingConfig`` (400 when the
+    stored settings do not fit together)."""
     try:
         return RankingConfig(
-            tie_breaks=tuple(tournament.tiebreaks or ()),
-            bye=ByePolicy(result=ByeResult(result), stats=ByeStats(stats)),
+            tie_breaks=tournament.tie_break_order(), bye=tournament.bye_policy_value(),
+            race_target=tournament.race_target(),
         )
-    except (RankingError, ValueError) as exc:
-        raise ValidationFailed("tiebreaks_invalid", str(exc), fields={"tiebreaks": str(exc)}) from exc
-
-
-def _bye_policy(policy: Mapping[str, Any] | None) -> tuple[str, str]:
-    policy = policy or {}
-    result = str(policy.get("result", "win"))
-    score = policy.get("score", "average")
-    stats = ByeStats.NONE.value if score in ("none", None, False) else ByeStats.ROUND_AVERAGE.value
-    return result, stats
+    except FormatError as exc:  # a stored setting the registry refuses (written around the services)
+        field = exc.path or "tiebreaks"
+        code = f"{field.split('.')[0].split('[')[0]}_invalid"
+        raise ValidationFailed(code, exc.message, fields={field: exc.message}) from exc
+    except RankingError as exc:
+        raise ValidationFailed("bye_policy_invalid", exc.message, fields={"bye_policy": exc.message}) from exc
 
 
 def standings_input(tournament: Tournament) -> StandingsInput:
     """Read what the standings count: four queries (five in a club-team event), whatever the field's size."""
-    club_teams = tournament.entrant_type == Tournament.EntrantType.CLUB_TEAMS
+    club_teams = tournament.is_club_teams
     rounds = list(Round.objects.filter(tournament=tournament).order_by().values_list("number", "status"))
     counted = [number for number, status in rounds if status in COUNTED_ROUNDS]
     after_round = max((number for number, status in rounds if status == Round.Status.CLOSED), default=0)
@@ -136,10 +132,11 @@ def standings_input(tournament: Tournament) -> StandingsInput:
     for _, club in entries:  # clubs in the order of their best-seeded pair
         if club is not None and club not in clubs:
             clubs.append(club)
-    result, stats = _bye_policy(tournament.bye_policy)
+    config = ranking_config(tournament)
     return StandingsInput(
         entries=entries, clubs=tuple(clubs), boards=boards, team_matches=team_matches, club_teams=club_teams,
-        tie_breaks=tuple(tournament.tiebreaks or ()), bye_policy=(result, stats), after_round=after_round,
+        tie_breaks=config.tie_breaks, bye_policy=config.bye.to_dict(), after_round=after_round,
+        race_target=config.race_target,
     )
 
 

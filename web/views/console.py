@@ -16,8 +16,6 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
-from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
@@ -25,13 +23,14 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from tournaments import services
-from tournaments.models import Board, Device, Game, Hand, Round, Tournament
-from tournaments.services.errors import DomainError
-from web import selectors
+from tournaments import selectors, services
+from tournaments.errors import DomainError
+from tournaments.models import Board, Game, Hand, Round, Tournament
 from web.forms import HandCorrectionForm, fits_tally_form, parse_record_json, penalty_rows_for, record_json
+from web.http import found
 from web.permissions import organised_tournaments, organiser_tournament
 from web.qr import qr_svg
+from web.scorecards import board_scorecard
 
 ATTENTION = ("disputed", "awaiting_confirmation")
 
@@ -57,24 +56,17 @@ def _run(request: HttpRequest, success: str, call: Callable[[], Any]) -> Any:
     return result
 
 
-def _console_round(tournament: Tournament) -> Round | None:
-    """The round the organiser works on: the newest that is not closed, else the last one."""
-    rounds = list(tournament.rounds.order_by("number"))
-    open_rounds = [r for r in rounds if r.status != Round.Status.CLOSED]
-    return open_rounds[0] if open_rounds else (rounds[-1] if rounds else None)
-
-
 @login_required
 @never_cache
 def index(request: HttpRequest) -> HttpResponse:
-    tournaments = list(organised_tournaments(request.user).order_by("-starts_on", "name"))
+    tournaments = organised_tournaments(request.user)
     return render(request, "console/index.html", {"tournaments": tournaments})
 
 
 def _dashboard_context(request: HttpRequest, slug: str) -> dict[str, Any]:
     tournament = organiser_tournament(request.user, slug)
-    rounds = list(tournament.rounds.order_by("number"))
-    current = _console_round(tournament)
+    rounds = selectors.tournament_rounds(tournament)
+    current = selectors.round_to_run(tournament)
     boards = selectors.round_boards(current) if current else []
     attention = [b for b in boards if b.status in ATTENTION or b.help_called]
     counts: dict[str, int] = {}
@@ -116,7 +108,7 @@ def round_action(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     user = request.user
     back = HttpResponseRedirect(reverse("web:console_tournament", args=[slug]))
     if action == "draft":
-        if tournament.rounds.filter(number=number).exists():
+        if selectors.round_number_taken(tournament, number):
             messages.error(request, f"Round {number} already exists.")
             return back
         round_ = _run(request, f"Round {number} started. Check the draft, then publish it.",
@@ -124,10 +116,7 @@ def round_action(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         if isinstance(round_, Round) and round_.status == Round.Status.PENDING:
             messages.info(request, f"Round {number} is being paired; this page shows the draft when it is ready.")
         return back
-    try:
-        round_ = tournament.rounds.get(number=number)
-    except Round.DoesNotExist:
-        raise Http404("No such round") from None
+    round_ = found(selectors.tournament_round, tournament, number)
     if action == "publish":
         _run(request, f"Round {number} published: tablets and the public see it.",
              lambda: services.round_publish(round=round_, user=user))
@@ -169,13 +158,7 @@ def round_action(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 
 def _board_for(tournament: Tournament, board_id: int) -> Board:
-    try:
-        return Board.objects.select_related(
-            "round", "pair_a__pair__player_1", "pair_a__pair__player_2", "pair_a__pair__club",
-            "pair_b__pair__player_1", "pair_b__pair__player_2", "pair_b__pair__club",
-        ).get(id=board_id, round__tournament=tournament)
-    except Board.DoesNotExist:
-        raise Http404("No such board") from None
+    return found(selectors.tournament_board, tournament, board_id)
 
 
 def _side_names(b: Board) -> dict[int, str]:
@@ -214,13 +197,9 @@ def _board_page(
     refusal: Refusal | None = None, status: int = 200,
 ) -> HttpResponse:
     """The console's board page; ``bound`` is (hand id, editor, form or text) as the organiser posted it."""
-    entries = {b.pair_a_id: b.pair_a, **({b.pair_b_id: b.pair_b} if b.pair_b else {})}
-    games = selectors.board_scorecard(b)
+    games = board_scorecard(b)
     names = _side_names(b)
-    hands = {
-        (h.game_id, h.number): h
-        for h in Hand.objects.filter(game__board=b, status=Hand.Status.ACTIVE).select_related("game")
-    }
+    hands = {(h.game_id, h.number): h for h in selectors.active_hands(b)}
     for card in games:
         for line in card.lines:
             hand = hands.get((card.game.id, line.number))
@@ -235,7 +214,7 @@ def _board_page(
                 line.editor, line.editor_value = _correction_editor(hand, names)  # type: ignore[attr-defined]
             line.open = line.refusal is not None or (bound is not None and bound[0] == hand.id)  # type: ignore[attr-defined]
     return render(request, "console/board.html", {
-        "tournament": tournament, "board": b, "summary": selectors.summarise(b, entries), "games": games,
+        "tournament": tournament, "board": b, "summary": selectors.board_summary(b), "games": games,
         "names": names,
     }, status=status)
 
@@ -258,26 +237,9 @@ def _refusal(board: Board, hand: Hand, exc: DomainError, action: str) -> Refusal
         for key, reason in (exc.fields or {}).items():
             m = _BREAK_AT.match(key)
             if m:
-                refusal.breaks = (
-                    Hand.objects.filter(game__board=board, game__number=int(m["game"]), number=int(m["hand"]),
-                                        status=Hand.Status.ACTIVE).exclude(game__status=Game.Status.VOIDED)
-                    .select_related("game").first()
-                )
+                refusal.breaks = selectors.active_hand_at(board, int(m["game"]), int(m["hand"]))
                 refusal.reason = reason
     return refusal
-
-
-def _latest_version(hand: Hand) -> Hand | None:
-    """The active version of the hand with this number (itself unless corrected meanwhile), or None."""
-    return Hand.objects.filter(game_id=hand.game_id, number=hand.number, status=Hand.Status.ACTIVE).first()
-
-
-def _void_later_then(board: Board, first_id: str | None, user: Any, then: Callable[[], Any]) -> Any:
-    """Void the named hand and every later hand of the board, then run ``then``: all or nothing."""
-    first = _hand_of(board, first_id)
-    with transaction.atomic():
-        services.hand_void(hand=first, user=user, with_later=True)
-        return then()
 
 
 @login_required
@@ -314,7 +276,7 @@ def board_action(request: HttpRequest, slug: str, board_id: int) -> HttpResponse
             services.hand_void(hand=hand, user=user, expected_version=version, with_later=with_later)
         except DomainError as exc:
             refusal = _refusal(b, hand, exc, "void_hand")
-            latest = _latest_version(hand)
+            latest = selectors.active_version(hand)
             if latest is None:
                 messages.error(request, exc.message)
                 return back
@@ -336,15 +298,13 @@ def board_action(request: HttpRequest, slug: str, board_id: int) -> HttpResponse
             refusal = Refusal(hand_id=hand.id, error=DomainError("record_not_json", problem or ""))
             return _board_page(request, tournament, b, bound=(hand.id, editor, value), refusal=refusal, status=400)
 
-    def correct() -> Hand:
-        return services.hand_correct(hand=hand, record=record, expected_version=version, user=user)
-
     void_from = request.POST.get("void_from")
     try:
-        new = _void_later_then(b, void_from, user, correct) if void_from else correct()
+        new = services.hand_correct(hand=hand, record=record, expected_version=version, user=user,
+                                    void_from=_hand_of(b, void_from) if void_from else None)
     except DomainError as exc:
         refusal = _refusal(b, hand, exc, "correct_hand")
-        latest = _latest_version(hand)
+        latest = selectors.active_version(hand)
         if latest is None:  # voided meanwhile: nothing left to correct
             messages.error(request, exc.message)
             return back
@@ -363,28 +323,28 @@ def board_action(request: HttpRequest, slug: str, board_id: int) -> HttpResponse
 
 def _game_of(board: Board, game_id: str | None) -> Game:
     try:
-        return board.games.get(id=int(game_id or ""))
-    except (ValueError, Game.DoesNotExist):
+        pk = int(game_id or "")
+    except ValueError:
         raise Http404("No such game") from None
+    return found(selectors.board_game, board, pk)
 
 
 def _hand_of(board: Board, hand_id: str | None) -> Hand:
     try:
-        return Hand.objects.select_related("game").get(id=int(hand_id or ""), game__board=board)
-    except (ValueError, Hand.DoesNotExist):
+        pk = int(hand_id or "")
+    except ValueError:
         raise Http404("No such hand") from None
+    return found(selectors.board_hand, board, pk)
 
 
 # ---- tablets -----------------------------------------------------------------------------------
 
 
 def _tables(tournament: Tournament) -> list[int]:
-    current = _console_round(tournament)
-    tables = []
-    if current:
-        tables = sorted(t for t in current.boards.values_list("table", flat=True) if t)
+    current = selectors.round_to_run(tournament)
+    tables = selectors.round_tables(current) if current else []
     if not tables:
-        n = tournament.entries.filter(withdrawn=False).count() // 2
+        n = selectors.active_entry_count(tournament) // 2
         tables = list(range(1, n + 1))
     return tables
 
@@ -393,7 +353,7 @@ def _tables(tournament: Tournament) -> list[int]:
 @never_cache
 def devices(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = organiser_tournament(request.user, slug)
-    rows = Device.objects.filter(tournament=tournament).order_by("table", "-paired_at")
+    rows = selectors.tournament_devices(tournament)
     return render(request, "console/devices.html", {
         "tournament": tournament, "devices": rows, "tables": _tables(tournament),
     })
@@ -448,10 +408,7 @@ def revoke_device(request: HttpRequest, slug: str, device_id: int) -> HttpRespon
     from tournaments.services.devices import device_revoke
 
     tournament = organiser_tournament(request.user, slug)
-    try:
-        device = Device.objects.get(id=device_id, tournament=tournament)
-    except Device.DoesNotExist:
-        raise Http404("No such device") from None
+    device = found(selectors.tournament_device, tournament, device_id)
     _run(request, f"Tablet for table {device.table} revoked.", lambda: device_revoke(device=device, user=request.user))
     return HttpResponseRedirect(reverse("web:console_devices", args=[slug]))
 
@@ -460,10 +417,7 @@ def revoke_device(request: HttpRequest, slug: str, device_id: int) -> HttpRespon
 
 
 def _round_or_404(tournament: Tournament, number: int) -> Round:
-    try:
-        return tournament.rounds.get(number=number)
-    except Round.DoesNotExist:
-        raise Http404("No such round") from None
+    return found(selectors.tournament_round, tournament, number)
 
 
 @login_required
@@ -492,7 +446,7 @@ def print_scoresheets(request: HttpRequest, slug: str, number: int) -> HttpRespo
     for summary in selectors.round_boards(round_):
         if summary.is_bye:
             continue
-        games = selectors.board_scorecard(summary.board)
+        games = board_scorecard(summary.board)
         sheets.append({"summary": summary, "games": games, "blank": range(max(0, 12 - sum(len(g.lines) for g in games)))})
     return render(request, "console/print_scoresheets.html", {"tournament": tournament, "round": round_, "sheets": sheets})
 
@@ -525,14 +479,7 @@ def export_results(request: HttpRequest, slug: str) -> HttpResponse:
         "round", "table", "pair_a", "pair_b", "game", "score_a", "score_b", "winner", "status", "confirmed",
         "hands", "board_status", "board_winner",
     ])
-    games = (
-        Game.objects.filter(board__round__tournament=tournament)
-        .exclude(status=Game.Status.VOIDED)
-        .select_related("board__round", "board__pair_a__pair", "board__pair_b__pair")
-        .annotate(hands_n=Count("hands", filter=Q(hands__status=Hand.Status.ACTIVE)))
-        .order_by("board__round__number", "board__table", "number")
-    )
-    for g in games:
+    for g in selectors.results_games(tournament):
         b = g.board
         score = list(g.score or [0, 0]) + [0, 0]
         writer.writerow([

@@ -1,4 +1,6 @@
-"""Public pages: no login, published tournaments only. Each view reads through ``web.selectors``.
+"""Public pages: no login, published tournaments only. Each view reads through ``tournaments.selectors``
+(a ``NotFound`` there is the page's 404, see ``web.http.public_page``) and shapes the reads for its
+template with ``web.presenters`` and ``web.scorecards``.
 
 Every tournament page is cached in a tier (``web.cache``: ``live`` for what shows live scores, ``results``
 for the rest), keyed by the latest change, under the ETag/304 of ``web.http``.
@@ -11,17 +13,20 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from tournaments import selectors
 from tournaments.models import Tournament
-from web import selectors
+from web import presenters
 from web.cache import cached_page
 from web.http import public_page
+from web.scorecards import board_scorecard
 
 
 def _tournament_context(request: HttpRequest, slug: str) -> dict[str, Any]:
     tournament = selectors.public_tournament(slug)
     rounds = selectors.public_rounds(tournament)
     return {
-        "tournament": tournament, "rounds": rounds, "current_round": selectors.current_round(tournament, rounds),
+        # the templates' ``current_round``: the round the page shows (being played, else the last closed)
+        "tournament": tournament, "rounds": rounds, "current_round": selectors.round_to_show(tournament, rounds),
         "club_teams": tournament.entrant_type == Tournament.EntrantType.CLUB_TEAMS,
     }
 
@@ -45,12 +50,12 @@ def tournament_home(request: HttpRequest, slug: str) -> HttpResponse:
         boards=boards,
         status_counts=sorted(counts.items()),
         clubs=selectors.tournament_clubs(ctx["tournament"]),
-        entry_count=ctx["tournament"].entries.filter(withdrawn=False).count(),
+        entry_count=selectors.active_entry_count(ctx["tournament"]),
         nav="home",
     )
     if ctx["club_teams"]:
         ctx.update(
-            team_matches=selectors.team_matches(current, boards) if current else [],
+            team_matches=presenters.team_matches(current, boards) if current else [],
             club_table=selectors.club_standings(ctx["tournament"]),
         )
     return render(request, "public/tournament.html", ctx)
@@ -69,7 +74,7 @@ def _standings_context(request: HttpRequest, slug: str) -> dict[str, Any]:
         nav="standings",
     )
     if ctx["club_teams"]:
-        matches = selectors.team_matches(current, boards) if current else []
+        matches = presenters.team_matches(current, boards) if current else []
         ctx.update(
             club_table=selectors.club_standings(tournament, snapshot=snapshot),
             team_matches=[m for m in matches if not m.is_bye],
@@ -105,9 +110,9 @@ def _pairings_context(request: HttpRequest, slug: str, number: int) -> dict[str,
     round_ = selectors.public_round(ctx["tournament"], number)
     query = request.GET.get("q", "").strip()[:80]
     boards = selectors.round_boards(round_)
-    shown = selectors.search_boards(boards, query)
+    shown = presenters.search_boards(boards, query)
     ctx.update(round=round_, query=query, boards=shown, total=len(boards), nav="rounds")
-    matches = selectors.team_matches(round_, boards) if ctx["club_teams"] else []
+    matches = presenters.team_matches(round_, boards) if ctx["club_teams"] else []
     if matches:
         # Boards grouped under their team match (club v club, bullseyes per club); only the groups with a
         # board that matches the search.
@@ -136,8 +141,7 @@ def pairings_live(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 def _board_context(request: HttpRequest, slug: str, board_id: int) -> dict[str, Any]:
     ctx = _tournament_context(request, slug)
     board = selectors.public_board(ctx["tournament"], board_id)
-    summary = selectors.summarise(board, {board.pair_a_id: board.pair_a, **({board.pair_b_id: board.pair_b} if board.pair_b else {})})
-    ctx.update(board=board, summary=summary, games=selectors.board_scorecard(board), nav="rounds",
+    ctx.update(board=board, summary=selectors.board_summary(board), games=board_scorecard(board), nav="rounds",
                team_match=board.team_match)
     return ctx
 

@@ -1,4 +1,4 @@
-"""``manage.py demo``: the demo tournament for ``make run`` (DECISIONS.md, "Organisers and the demo").
+"""``manage.py demo``: the demo tournament for ``make run`` (docs/decisions.md, "Organisers and the demo").
 
 On the first run it loads, in one transaction, a Swiss of 16 pairs from 4 clubs on ``trinidad-tournament``
 rules, first to 2 games, published: rounds 1 and 2 played, confirmed and closed; round 3 in play with

@@ -1,20 +1,28 @@
-"""Import pairs from a CSV file (the admin's "Import pairs from CSV" page).
+"""Import pairs from a CSV file (the API's ``POST /pairs/import/`` and the admin's "Import pairs from CSV").
 
 Columns: ``player_1, player_2, club, seed`` (a header row; ``club`` and ``seed`` may be blank). Missing
 players and clubs are created; a player is found by name within the row's club. Every row is checked
 first: if any row is bad, nothing is written and every bad row is reported with its line number (all or
 nothing). With a tournament, each pair is also entered in it with the row's seed.
+
+Refusals (docs/services.md): 400 ``csv_unreadable`` (the file as a whole: encoding, header, size) and
+``csv_rows_invalid`` (``fields``: ``{"line N": why}``, and ``errors``: every ``RowError``); 403
+``not_organiser`` when the user does not organise the tournament.
 """
 
 from __future__ import annotations
 
 import csv
 import io
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import Any
 
 from django.db import transaction
 
-from .models import AuditEvent, Club, Entry, Pair, Player, Tournament
+from tournaments.models import AuditEvent, Club, Entry, Pair, Player, Tournament
+
+from ._common import actor, require_organiser
+from .errors import ValidationFailed
 
 REQUIRED_COLUMNS = ("player_1", "player_2", "club", "seed")
 MAX_BYTES = 1_000_000
@@ -42,18 +50,13 @@ class PairRow:
 
 @dataclass
 class ImportResult:
-    """What an import did, or (``errors`` not empty) why it did nothing."""
+    """What an import did."""
 
-    errors: list[RowError] = field(default_factory=list)
     pairs_created: int = 0
     pairs_existing: int = 0
     players_created: int = 0
     clubs_created: int = 0
     entries_created: int = 0
-
-    @property
-    def ok(self) -> bool:
-        return not self.errors
 
     def summary(self) -> str:
         return (
@@ -61,6 +64,27 @@ class ImportResult:
             f"{self.players_created} players and {self.clubs_created} clubs created, "
             f"{self.entries_created} entries made"
         )
+
+    def as_dict(self) -> dict[str, int]:
+        return {"pairs_created": self.pairs_created, "pairs_existing": self.pairs_existing,
+                "players_created": self.players_created, "clubs_created": self.clubs_created,
+                "entries_created": self.entries_created}
+
+
+class PairsImportRefused(ValidationFailed):
+    """Nothing was imported: ``errors`` lists every bad row (``fields`` has them as ``line N``)."""
+
+    def __init__(self, code: str, errors: list[RowError]) -> None:
+        self.errors = errors
+        fields: dict[str, str] = {}
+        for error in errors:
+            key = f"line {error.line}"
+            fields[key] = f"{fields[key]}; {error.message}" if key in fields else error.message
+        if len(errors) == 1:
+            message = f"Nothing imported: {errors[0]}."
+        else:
+            message = f"Nothing imported: {len(errors)} rows to fix."
+        super().__init__(code, message, fields=fields)
 
 
 class CsvFormatError(ValueError):
@@ -156,14 +180,17 @@ def _check_against_database(rows: list[PairRow], tournament: Tournament | None) 
     return errors
 
 
-def pairs_import_csv(*, data: bytes | str, tournament: Tournament | None = None, user: object = None) -> ImportResult:
-    """Check every row, then create clubs, players, pairs (and entries) in one transaction, or nothing."""
+def pairs_import(*, data: bytes | str, user: Any, tournament: Tournament | None = None) -> ImportResult:
+    """Check every row, then create clubs, players, pairs (and entries in ``tournament``) in one
+    transaction; ``PairsImportRefused`` (nothing written) when any row or the file is wrong."""
+    if tournament is not None and user is not None:
+        require_organiser(user, tournament.pk)
     try:
         rows, errors = parse_pairs_csv(data)
     except CsvFormatError as exc:
-        return ImportResult(errors=[RowError(1, str(exc))])
+        raise PairsImportRefused("csv_unreadable", [RowError(1, str(exc))]) from exc
     if errors:
-        return ImportResult(errors=errors)
+        raise PairsImportRefused("csv_rows_invalid", errors)
 
     result = ImportResult()
     with transaction.atomic():
@@ -171,61 +198,52 @@ def pairs_import_csv(*, data: bytes | str, tournament: Tournament | None = None,
             tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         errors = _check_against_database(rows, tournament)
         if errors:
-            return ImportResult(errors=errors)
+            raise PairsImportRefused("csv_rows_invalid", errors)
         clubs: dict[str, Club] = {}
         for row in rows:
-            club: Club | None = None
-            if row.club:
-                folded = row.club.casefold()
-                if folded not in clubs:
-                    found = Club.objects.filter(name__iexact=row.club).first()
-                    if found is None:
-                        found = Club.objects.create(name=row.club)
-                        result.clubs_created += 1
-                    clubs[folded] = found
-                club = clubs[folded]
-            players = []
-            for name in (row.player_1, row.player_2):
-                player = Player.objects.filter(name__iexact=name, club=club).first()
-                if player is None:
-                    player = Player.objects.create(name=name, club=club)
-                    result.players_created += 1
-                players.append(player)
-            p1, p2 = players
-            pair = (
-                Pair.objects.filter(club=club, player_1=p1, player_2=p2).first()
-                or Pair.objects.filter(club=club, player_1=p2, player_2=p1).first()
-            )
-            if pair is None:
-                pair = Pair.objects.create(player_1=p1, player_2=p2, club=club, seed=row.seed)
-                result.pairs_created += 1
-            else:
-                result.pairs_existing += 1
-                if row.seed is not None and pair.seed != row.seed:
-                    pair.seed = row.seed
-                    pair.save(update_fields=["seed"])
-            if tournament is not None:
-                entry, created = Entry.objects.get_or_create(
-                    tournament=tournament, pair=pair, defaults={"seed": row.seed}
-                )
-                if created:
-                    result.entries_created += 1
-                elif row.seed is not None and entry.seed != row.seed:
-                    entry.seed = row.seed
-                    entry.save(update_fields=["seed"])
+            _import_row(row, tournament, clubs, result)
         AuditEvent.objects.create(
-            tournament=tournament,
-            user=user if getattr(user, "is_authenticated", False) else None,  # type: ignore[misc]
-            action="pairs_imported",
-            object_type="pair",
-            object_id="csv",
-            after={
-                "rows": len(rows),
-                "pairs_created": result.pairs_created,
-                "pairs_existing": result.pairs_existing,
-                "players_created": result.players_created,
-                "clubs_created": result.clubs_created,
-                "entries_created": result.entries_created,
-            },
+            tournament=tournament, user=actor(user), action="pairs_imported", object_type="pair",
+            object_id="csv", after={"rows": len(rows), **result.as_dict()},
         )
     return result
+
+
+def _import_row(row: PairRow, tournament: Tournament | None, clubs: dict[str, Club], result: ImportResult) -> None:
+    club: Club | None = None
+    if row.club:
+        folded = row.club.casefold()
+        if folded not in clubs:
+            found = Club.objects.filter(name__iexact=row.club).first()
+            if found is None:
+                found = Club.objects.create(name=row.club)
+                result.clubs_created += 1
+            clubs[folded] = found
+        club = clubs[folded]
+    players = []
+    for name in (row.player_1, row.player_2):
+        player = Player.objects.filter(name__iexact=name, club=club).first()
+        if player is None:
+            player = Player.objects.create(name=name, club=club)
+            result.players_created += 1
+        players.append(player)
+    p1, p2 = players
+    pair = (
+        Pair.objects.filter(club=club, player_1=p1, player_2=p2).first()
+        or Pair.objects.filter(club=club, player_1=p2, player_2=p1).first()
+    )
+    if pair is None:
+        pair = Pair.objects.create(player_1=p1, player_2=p2, club=club, seed=row.seed)
+        result.pairs_created += 1
+    else:
+        result.pairs_existing += 1
+        if row.seed is not None and pair.seed != row.seed:
+            pair.seed = row.seed
+            pair.save(update_fields=["seed"])
+    if tournament is not None:
+        entry, created = Entry.objects.get_or_create(tournament=tournament, pair=pair, defaults={"seed": row.seed})
+        if created:
+            result.entries_created += 1
+        elif row.seed is not None and entry.seed != row.seed:
+            entry.seed = row.seed
+            entry.save(update_fields=["seed"])

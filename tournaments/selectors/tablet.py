@@ -1,23 +1,23 @@
-"""Reads: a table's current board, and the board's state as the tablet (and every 409/412) sees it."""
+"""Tablet reads: the round a tablet plays, a table's board in it, and the board's state as the tablet
+(and every 409/412) sees it."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from tournaments.models import Board, Entry, Game, GameConfirmation, Hand, Round, Tournament
+from tournaments.models.querysets import RoundQuerySet
 
-LIVE_ROUND_STATUSES = (Round.Status.PUBLISHED, Round.Status.IN_PLAY)
 
-
-def current_round(*, tournament: Tournament) -> Round | None:
-    """The latest round that is published or in play, if any."""
-    return tournament.rounds.filter(status__in=LIVE_ROUND_STATUSES).order_by("-number").first()
+def live_round(*, tournament: Tournament) -> Round | None:
+    """The round the tablets play: the latest that is published or in play, if any."""
+    return tournament.rounds.live().order_by("-number").first()
 
 
 def board_for_table(*, tournament: Tournament, table: int) -> Board | None:
-    """The board at ``table`` in the tournament's current round (published or in play), or None."""
+    """The board at ``table`` in the tournament's live round (published or in play), or None."""
     return (
-        Board.objects.filter(round__tournament=tournament, round__status__in=LIVE_ROUND_STATUSES, table=table)
+        Board.objects.filter(round__tournament=tournament, round__status__in=RoundQuerySet.LIVE_STATUSES, table=table)
         .select_related("round").order_by("-round__number").first()
     )
 

@@ -1,0 +1,214 @@
+"""Boards as the public reads them: who sits where and how each board stands, live.
+
+``BoardSummary`` is what the public pages, the console and the public API all show for a board (the API
+serializes it as it is): games won per side live (every finished game) and confirmed (what the standings
+count) kept apart, the game in play and its score.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any
+
+from django.db.models import Prefetch, Q
+
+from tournaments.models import Board, Entry, Game, Hand, Round, TeamMatch, Tournament
+from tournaments.models.querysets import RoundQuerySet
+
+from .public import tournament_entries
+
+STATUS_LABELS = {
+    "waiting": "waiting",
+    "in_play": "in play",
+    "awaiting_confirmation": "awaiting confirmation",
+    "disputed": "disputed",
+    "done": "done",
+}
+
+
+def entry_players(entry: Entry | None) -> str:
+    if entry is None:
+        return ""
+    return f"{entry.pair.player_1.name} & {entry.pair.player_2.name}"
+
+
+def _side_letter(side: Any) -> str:
+    return ("A", "B")[side] if isinstance(side, int) and 0 <= side < 2 else "?"
+
+
+@dataclasses.dataclass
+class BoardSummary:
+    """A board as the public pages show it: who sits where and how it stands, live."""
+
+    board: Board
+    pair_a: Entry
+    pair_b: Entry | None
+    status: str
+    #: Games won per side, every finished game (confirmed or not): the live count.
+    games_won: tuple[int, int]
+    #: Games won per side, confirmed games only: what the standings count.
+    confirmed_won: tuple[int, int]
+    games_confirmed: int
+    games_finished: int
+    current_game: int | None
+    current_score: tuple[int, int] | None
+    hands_played: int
+
+    @property
+    def table(self) -> int | None:
+        return self.board.table
+
+    @property
+    def is_bye(self) -> bool:
+        return self.pair_b is None
+
+    @property
+    def status_label(self) -> str:
+        return STATUS_LABELS.get(self.status, self.status.replace("_", " "))
+
+    @property
+    def help_called(self) -> bool:
+        return self.board.help_called
+
+    @property
+    def result(self) -> str:
+        """``A won 2-1``, ``B leads 1-0``, ``level 1-1``, ``drawn 1-1`` or ``not started``."""
+        if self.is_bye:
+            return "bye"
+        a, b = self.games_won
+        if self.board.decided and self.board.is_draw:
+            return f"drawn {a}-{b}"
+        if self.board.decided and self.board.winner is not None:
+            return f"{_side_letter(self.board.winner)} won {max(a, b)}-{min(a, b)}"
+        if a == b == 0 and self.current_score is None:
+            return "not started"
+        if a == b:
+            return f"level {a}-{b}"
+        return f"{'A' if a > b else 'B'} leads {max(a, b)}-{min(a, b)}"
+
+    def names(self) -> str:
+        """Every pair, player and club name on the board (what a search looks in)."""
+        return " ".join(
+            [
+                self.pair_a.pair.display_name,
+                entry_players(self.pair_a),
+                self.pair_b.pair.display_name if self.pair_b else "",
+                entry_players(self.pair_b),
+                (self.pair_a.pair.club.name if self.pair_a.pair.club else ""),
+                (self.pair_b.pair.club.name if self.pair_b and self.pair_b.pair.club else ""),
+            ]
+        )
+
+
+def _live_games() -> Prefetch[Game]:
+    return Prefetch(
+        "games",
+        queryset=Game.objects.exclude(status=Game.Status.VOIDED)
+        .order_by("number")
+        .prefetch_related(Prefetch("hands", queryset=Hand.objects.filter(status=Hand.Status.ACTIVE).only("id", "game_id"))),
+        to_attr="live_games",
+    )
+
+
+def summarise(board: Board, entries: Mapping[int, Entry]) -> BoardSummary:
+    games: list[Game] = getattr(board, "live_games", None) or list(board.games.exclude(status=Game.Status.VOIDED))
+    won = [0, 0]
+    confirmed = [0, 0]
+    finished = n_confirmed = hands = 0
+    current: Game | None = None
+    for game in games:
+        hands += len(game.hands.all())
+        if game.status == Game.Status.FINISHED:
+            finished += 1
+            if game.winner in (0, 1):
+                won[game.winner] += 1
+                if game.confirmed:
+                    confirmed[game.winner] += 1
+            if game.confirmed:
+                n_confirmed += 1
+        elif game.status == Game.Status.IN_PLAY:
+            current = game
+    score = None
+    if current is not None:
+        s = current.score or [0, 0]
+        score = (int(s[0]), int(s[1])) if len(s) >= 2 else (0, 0)
+    return BoardSummary(
+        board=board,
+        pair_a=entries[board.pair_a_id],
+        pair_b=entries.get(board.pair_b_id) if board.pair_b_id else None,
+        status=board.status,
+        games_won=(won[0], won[1]),
+        confirmed_won=(confirmed[0], confirmed[1]),
+        games_confirmed=n_confirmed,
+        games_finished=finished,
+        current_game=current.number if current else None,
+        current_score=score,
+        hands_played=hands,
+    )
+
+
+def board_summary(board: Board) -> BoardSummary:
+    """One board's summary, its pairs taken from the board itself (load them with ``select_related``)."""
+    return summarise(board, {board.pair_a_id: board.pair_a, **({board.pair_b_id: board.pair_b} if board.pair_b else {})})
+
+
+def round_boards(round_: Round, entries: Mapping[int, Entry] | None = None) -> list[BoardSummary]:
+    """Every board of a round, tables in order and the bye last."""
+    entries = entries if entries is not None else tournament_entries(round_.tournament)
+    boards = Board.objects.filter(round=round_).prefetch_related(_live_games())
+    summaries = [summarise(b, entries) for b in boards]
+    summaries.sort(key=lambda s: (s.table is None, s.table or 0, s.board.id))
+    return summaries
+
+
+def round_team_matches(round_: Round) -> list[TeamMatch]:
+    """The round's team matches (club v club) with their clubs, in id order; empty in a pairs event."""
+    return list(TeamMatch.objects.filter(round=round_).select_related("club_a", "club_b").order_by("id"))
+
+
+@dataclasses.dataclass
+class PairBoard:
+    """One board from one pair's point of view."""
+
+    round: Round
+    summary: BoardSummary
+    side: int
+    opponent: Entry | None
+
+    @property
+    def games_for(self) -> int:
+        return self.summary.games_won[self.side]
+
+    @property
+    def games_against(self) -> int:
+        return self.summary.games_won[1 - self.side]
+
+    @property
+    def outcome(self) -> str:
+        b = self.summary.board
+        if self.summary.is_bye:
+            return "bye"
+        if not b.decided:
+            return self.summary.status_label
+        if b.is_draw:
+            return "drawn"
+        return "won" if b.winner == self.side else "lost"
+
+
+def entry_boards(tournament: Tournament, entry: Entry, entries: Mapping[int, Entry] | None = None) -> list[PairBoard]:
+    """The pair's boards in the public rounds, round by round."""
+    entries = entries if entries is not None else tournament_entries(tournament)
+    boards = (
+        Board.objects.filter(round__tournament=tournament, round__status__in=RoundQuerySet.PUBLIC_STATUSES)
+        .filter(Q(pair_a=entry) | Q(pair_b=entry))
+        .select_related("round")
+        .prefetch_related(_live_games())
+        .order_by("round__number")
+    )
+    out = []
+    for b in boards:
+        side = 0 if b.pair_a_id == entry.id else 1
+        opponent_id = b.pair_b_id if side == 0 else b.pair_a_id
+        out.append(PairBoard(round=b.round, summary=summarise(b, entries), side=side, opponent=entries.get(opponent_id or -1)))
+    return out

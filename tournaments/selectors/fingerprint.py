@@ -1,0 +1,113 @@
+"""The public reads' fingerprint: what a page (or an API read) shows, as of the latest change, in one query.
+
+For the tournament (or the round, or the board) it reads the latest standings snapshot, the boards' latest
+``updated_at`` (every result, confirmation, seating and help call refreshes its board), the newest hand and
+the latest undo or void in the rounds being played (a hand in mid-game touches no board), and the rounds'
+state. Any such change gives a new fingerprint. The caches (``web.cache`` for pages, ``api.etag`` for the
+public API) key their entries by it; their tiers' lifetimes are here too, so both read the same settings:
+
+* ``live`` (5 s): what shows live scores; its fingerprint also sees hands in mid-game;
+* ``results`` (30 s): what shows results, statuses and confirmed figures only.
+
+``settings.HANGJACK_PUBLIC_CACHE`` may override ``{"live": 5, "results": 30}`` (0 turns a tier off).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+
+from django.conf import settings
+
+from tournaments.models import Board, Game, Hand, Round, StandingsSnapshot, Tournament
+from tournaments.models.querysets import RoundQuerySet
+
+DEFAULT_SECONDS = {"live": 5, "results": 30}
+PUBLIC = RoundQuerySet.PUBLIC_STATUSES
+LIVE = RoundQuerySet.LIVE_STATUSES
+
+
+def tier_seconds(tier: str) -> int:
+    """How long a tier's entries live, in seconds (0: the tier is off)."""
+    overrides = getattr(settings, "HANGJACK_PUBLIC_CACHE", None) or {}
+    return int(overrides.get(tier, DEFAULT_SECONDS[tier]))
+
+
+def _tables() -> dict[str, str]:
+    from django.db import connection
+
+    q = connection.ops.quote_name
+    return {name: q(model._meta.db_table) for name, model in
+            {"t": Tournament, "r": Round, "b": Board, "g": Game, "h": Hand, "s": StandingsSnapshot}.items()}
+
+
+def _in(values: tuple[str, ...]) -> str:
+    return "(" + ", ".join(["%s"] * len(values)) + ")"
+
+
+@functools.cache
+def _sql(scope: str, tier: str) -> str:
+    """The fingerprint query of a scope (hand-written: the ORM's compilation of seven correlated
+    subqueries cost more than running them, measured in tests/web/bench_public_cache.py)."""
+    T = _tables()  # noqa: N806
+    hands_of_round = (f"FROM {T['h']} h JOIN {T['g']} g ON h.game_id = g.id JOIN {T['b']} b2 ON g.board_id = b2.id "
+                      "WHERE b2.round_id = r.id")
+    if scope == "board":
+        return (
+            f"SELECT r.tournament_id, t.created_at, b.updated_at, r.status, "
+            f"(SELECT MAX(h.id) FROM {T['h']} h JOIN {T['g']} g ON h.game_id = g.id WHERE g.board_id = b.id), "
+            f"(SELECT MAX(h.voided_at) FROM {T['h']} h JOIN {T['g']} g ON h.game_id = g.id WHERE g.board_id = b.id) "
+            f"FROM {T['b']} b JOIN {T['r']} r ON b.round_id = r.id JOIN {T['t']} t ON r.tournament_id = t.id "
+            f"WHERE b.id = %s AND t.slug = %s AND t.published = %s AND r.status IN {_in(PUBLIC)}"
+        )
+    if scope == "round":
+        return (
+            f"SELECT r.tournament_id, t.created_at, r.status, "
+            f"(SELECT MAX(b.updated_at) FROM {T['b']} b WHERE b.round_id = r.id), "
+            f"(SELECT MAX(h.id) {hands_of_round}), (SELECT MAX(h.voided_at) {hands_of_round}), "
+            # the page links the other published rounds
+            f"(SELECT COUNT(*) FROM {T['r']} r2 WHERE r2.tournament_id = r.tournament_id "
+            f"AND r2.status IN {_in(PUBLIC)}) "
+            f"FROM {T['r']} r JOIN {T['t']} t ON r.tournament_id = t.id "
+            f"WHERE t.slug = %s AND t.published = %s AND r.number = %s AND r.status IN {_in(PUBLIC)}"
+        )
+    rounds = f"FROM {T['r']} r WHERE r.tournament_id = t.id"
+    live_hands = ""
+    if tier == "live":  # a hand in mid-game touches no board: the newest hand and the latest undo or void
+        of_live = (f"FROM {T['h']} h JOIN {T['g']} g ON h.game_id = g.id JOIN {T['b']} b ON g.board_id = b.id "
+                   f"JOIN {T['r']} r ON b.round_id = r.id WHERE r.tournament_id = t.id AND r.status IN {_in(LIVE)}")
+        live_hands = f", (SELECT MAX(h.id) {of_live}), (SELECT MAX(h.voided_at) {of_live})"
+    return (
+        f"SELECT t.id, t.created_at, "
+        f"(SELECT MAX(s.id) FROM {T['s']} s WHERE s.tournament_id = t.id), "
+        f"(SELECT MAX(b.updated_at) FROM {T['b']} b JOIN {T['r']} r ON b.round_id = r.id WHERE r.tournament_id = t.id), "
+        # the rounds: how many, how many published and in play (a published round starting play changes
+        # only its status), the latest publication and closing
+        f"(SELECT COUNT(*) {rounds}), (SELECT COUNT(*) {rounds} AND r.status = %s), "
+        f"(SELECT COUNT(*) {rounds} AND r.status = %s), "
+        f"(SELECT MAX(r.published_at) {rounds}), (SELECT MAX(r.closed_at) {rounds})"
+        f"{live_hands} FROM {T['t']} t WHERE t.slug = %s AND t.published = %s"
+    )
+
+
+def fingerprint(slug: str, *, tier: str, number: int | None = None, board_id: int | None = None) -> str | None:
+    """What the page (or read) shows, as of the latest change, in one query; None when the tournament
+    (round, board) is not public (the view answers its 404 itself)."""
+    from django.db import connection
+
+    if board_id is not None:
+        sql, params = _sql("board", tier), [board_id, slug, True, *PUBLIC]
+    elif number is not None:
+        sql, params = _sql("round", tier), [*PUBLIC, slug, True, number, *PUBLIC]
+    else:
+        live = [*LIVE, *LIVE] if tier == "live" else []
+        sql, params = _sql("tournament", tier), [Round.Status.PUBLISHED, Round.Status.IN_PLAY, *live, slug, True]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    return hashlib.blake2b(repr(tuple(row)).encode(), digest_size=12).hexdigest()
+
+
+__all__ = ["DEFAULT_SECONDS", "fingerprint", "tier_seconds"]

@@ -1,0 +1,142 @@
+"""Public lookups: published tournaments, and the rounds, boards, pairs and clubs the public may see.
+
+A draft tournament is never public; a round is public once published (published, in play or closed:
+``Round.objects.public()``). A lookup that finds nothing public raises the domain's ``NotFound``; the
+pages answer it with a 404, the API with its 404 body.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+
+from django.db.models import Prefetch, QuerySet
+
+from tournaments.errors import NotFound
+from tournaments.models import Board, Club, Entry, Game, GameConfirmation, Hand, Player, Round, Tournament
+from tournaments.models.querysets import RoundQuerySet
+
+# ---- tournaments and rounds ----------------------------------------------------------------------
+
+
+def published_tournaments_query() -> QuerySet[Tournament]:
+    """Published tournaments, the latest first (a queryset, for the API's filters and pages)."""
+    return Tournament.objects.filter(published=True).order_by("-starts_on", "name")
+
+
+def published_tournaments() -> list[Tournament]:
+    return list(published_tournaments_query())
+
+
+def public_tournament(slug: str) -> Tournament:
+    """The published tournament with this slug (a draft is never public)."""
+    try:
+        return Tournament.objects.get(slug=slug, published=True)
+    except Tournament.DoesNotExist:
+        raise NotFound(message="No such tournament") from None
+
+
+def public_rounds(tournament: Tournament) -> list[Round]:
+    return list(tournament.rounds.public().order_by("number"))
+
+
+def public_round(tournament: Tournament, number: int) -> Round:
+    try:
+        return tournament.rounds.public().get(number=number)
+    except Round.DoesNotExist:
+        raise NotFound(message="No such round") from None
+
+
+def round_to_show(tournament: Tournament, rounds: Sequence[Round] | None = None) -> Round | None:
+    """The round a public page shows: the one being played (published or in play), else the last
+    closed one. ``rounds`` are the tournament's public rounds in order, when already read."""
+    rounds = list(rounds) if rounds is not None else public_rounds(tournament)
+    live = [r for r in rounds if r.status in RoundQuerySet.LIVE_STATUSES]
+    if live:
+        return live[-1]
+    return rounds[-1] if rounds else None
+
+
+# ---- entries, boards and clubs -------------------------------------------------------------------
+
+
+def tournament_entries(tournament: Tournament) -> dict[int, Entry]:
+    """Every entry of the tournament by id, with its pair, players and club."""
+    qs = Entry.objects.filter(tournament=tournament).select_related("pair__player_1", "pair__player_2", "pair__club")
+    return {e.id: e for e in qs}
+
+
+def active_entry_count(tournament: Tournament) -> int:
+    """How many pairs still play (not withdrawn)."""
+    return tournament.entries.filter(withdrawn=False).count()
+
+
+def public_entry(tournament: Tournament, entry_id: int) -> Entry:
+    try:
+        return Entry.objects.select_related("pair__player_1", "pair__player_2", "pair__club").get(
+            id=entry_id, tournament=tournament
+        )
+    except Entry.DoesNotExist:
+        raise NotFound(message="No such pair") from None
+
+
+def public_board(tournament: Tournament, board_id: int) -> Board:
+    """A board of a public round, with its round, team match, pairs, players and clubs."""
+    try:
+        return Board.objects.select_related(
+            "round", "team_match__club_a", "team_match__club_b", "pair_a__pair__player_1", "pair_a__pair__player_2", "pair_a__pair__club",
+            "pair_b__pair__player_1", "pair_b__pair__player_2", "pair_b__pair__club",
+        ).get(id=board_id, round__tournament=tournament, round__status__in=RoundQuerySet.PUBLIC_STATUSES)
+    except Board.DoesNotExist:
+        raise NotFound(message="No such board") from None
+
+
+def public_club(tournament: Tournament, club_id: int) -> tuple[Club, list[Entry]]:
+    """The club and its pairs in this tournament (seed order); NotFound unless a pair of it plays here."""
+    club = Club.objects.filter(id=club_id).first()
+    if club is None:
+        raise NotFound(message="No such club")
+    members = [e for e in tournament_entries(tournament).values() if e.pair.club_id == club.id]
+    if not members:
+        raise NotFound(message="No pair of this club plays here")
+    return club, sorted(members, key=lambda e: (e.seed or 0, e.id))
+
+
+def tournament_clubs(tournament: Tournament) -> list[tuple[Club, int]]:
+    """Each club with a pair in the tournament and how many pairs it has, by name."""
+    counts: dict[int, int] = defaultdict(int)
+    clubs: dict[int, Club] = {}
+    for e in tournament_entries(tournament).values():
+        if e.pair.club:
+            clubs[e.pair.club_id] = e.pair.club
+            counts[e.pair.club_id] += 1
+    return sorted(((c, counts[cid]) for cid, c in clubs.items()), key=lambda t: t[0].name)
+
+
+# ---- scorecards ----------------------------------------------------------------------------------
+
+
+def seat_names(board: Board) -> dict[int, str]:
+    """Seat -> the name of the player seated there, as the board's seating records it."""
+    seating = board.seating or {}
+    ids = {int(v) for v in seating.values() if isinstance(v, int) or (isinstance(v, str) and v.isdigit())}
+    names = dict(Player.objects.filter(id__in=ids).values_list("id", "name"))
+    out: dict[int, str] = {}
+    for seat, pid in seating.items():
+        try:
+            out[int(seat)] = names.get(int(pid), "")
+        except (TypeError, ValueError):
+            continue
+    return out
+
+
+def scorecard_games(board: Board, *, confirmations: bool = False) -> QuerySet[Game]:
+    """The board's games (voided games left out) in order, each with its active hands in order as
+    ``active_hands``; with ``confirmations``, also its standing (uncleared) confirmations in order as
+    ``open_confirmations``."""
+    prefetches = [Prefetch("hands", queryset=Hand.objects.filter(status=Hand.Status.ACTIVE).order_by("number"),
+                           to_attr="active_hands")]
+    if confirmations:
+        prefetches.append(Prefetch("confirmations", to_attr="open_confirmations",
+                                   queryset=GameConfirmation.objects.filter(cleared=False).order_by("created_at")))
+    return board.games.exclude(status=Game.Status.VOIDED).order_by("number").prefetch_related(*prefetches)

@@ -1,0 +1,183 @@
+"""Standings as the pages, the console and the public API show them: the latest snapshot's rows
+(confirmed games only), with the tournament's tie-break columns and their headings.
+
+A snapshot is written by the standings service; these reads never compute standings, they only label and
+format what the snapshot holds (ranks tied as ``3=``, differences derived when a row lacks them).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from tournaments.formats import TIE_BREAKS
+from tournaments.models import Club, Entry, StandingsSnapshot, Tournament
+
+from .public import tournament_entries
+
+#: Standings columns: key -> (short heading, full name). Tie-break keys come from the tournament.
+#: Standings columns that are not tie-breaks: key -> (short heading, full name). A tie-break's heading and
+#: name come from the registry (tournaments/formats/tiebreaks.py).
+COLUMN_LABELS: dict[str, tuple[str, str]] = {
+    "played": ("P", "boards played"),
+    "draws": ("D", "boards drawn"),
+    "losses": ("L", "boards lost"),
+}
+
+
+def column_label(key: str) -> tuple[str, str]:
+    """(short heading, full name) of a standings column."""
+    if key in TIE_BREAKS:
+        tie_break = TIE_BREAKS.get(key)
+        return tie_break.short, tie_break.column
+    return COLUMN_LABELS.get(key, (key.replace("_", " "), key.replace("_", " ")))
+
+
+#: A club-team event's club table counts team matches, not boards.
+TEAM_COLUMN_LABELS: dict[str, tuple[str, str]] = {
+    "played": ("P", "team matches played"),
+    "wins": ("W", "team matches won"),
+    "draws": ("D", "team matches drawn"),
+    "losses": ("L", "team matches lost"),
+}
+
+
+@dataclasses.dataclass
+class StandingsRow:
+    rank: int | str
+    entry: Entry | None
+    name: str
+    club: str
+    values: list[Any]
+    raw: Mapping[str, Any]
+    columns: list[tuple[str, str, str]] = dataclasses.field(default_factory=list)
+    #: The club of a club standings row (None in the pairs' table).
+    club_ref: Club | None = None
+
+    @property
+    def cells(self) -> list[tuple[str, str, str, Any]]:
+        """(key, short heading, full name, value) for each column."""
+        return [(*c, v) for c, v in zip(self.columns, self.values, strict=False)]
+
+
+@dataclasses.dataclass
+class Standings:
+    snapshot: StandingsSnapshot | None
+    columns: list[tuple[str, str, str]]  # key, short heading, full name
+    rows: list[StandingsRow]
+
+    @property
+    def after_round(self) -> int:
+        return self.snapshot.after_round if self.snapshot else 0
+
+
+def _entry_id(row: Mapping[str, Any]) -> int | None:
+    for key in ("entrant_id", "entry_id", "entry", "id"):
+        value = row.get(key)
+        if isinstance(value, int):
+            return value
+        if isinstance(value, Mapping) and isinstance(value.get("id"), int):
+            return int(value["id"])
+    return None
+
+
+def _value(row: Mapping[str, Any], key: str) -> Any:
+    """A row's figure for a column; differences are derived when the row does not carry them."""
+    if key in row:
+        return row[key]
+    pairs = {"bullseye_difference": ("bullseyes_won", "bullseyes_lost"), "chalk_difference": ("chalks_for", "chalks_against")}
+    if key in pairs and all(isinstance(row.get(k), int | float) for k in pairs[key]):
+        return row[pairs[key][0]] - row[pairs[key][1]]
+    return ""
+
+
+def _fmt_value(value: Any) -> Any:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return int(value) if value.is_integer() else round(value, 2)
+    return value
+
+
+def latest_snapshot(tournament: Tournament) -> StandingsSnapshot | None:
+    return StandingsSnapshot.objects.filter(tournament=tournament).order_by("-created_at", "-id").first()
+
+
+_UNSET: Any = object()
+
+
+def _columns(tournament: Tournament, raw_rows: Sequence[Mapping[str, Any]]) -> list[tuple[str, str, str]]:
+    keys: list[str] = []
+    for key in ["played", *(tournament.tiebreaks or [])]:
+        if key in keys:
+            continue
+        if key == "played" and raw_rows and "played" not in raw_rows[0]:
+            continue
+        keys.append(key)
+    for key in ("chalks_for", "chalks_against", "hang_jacks_against"):
+        if raw_rows and key in raw_rows[0] and key not in keys:
+            keys.append(key)
+    return [(k, *column_label(k)) for k in keys]
+
+
+def standings(
+    tournament: Tournament, entries: Mapping[int, Entry] | None = None, snapshot: StandingsSnapshot | None = _UNSET,
+) -> Standings:
+    """The latest snapshot's rows (confirmed games only), with the tournament's tie-break columns."""
+    entries = entries if entries is not None else tournament_entries(tournament)
+    if snapshot is _UNSET:
+        snapshot = latest_snapshot(tournament)
+    raw_rows: list[Mapping[str, Any]] = [r for r in (snapshot.rows if snapshot else []) if isinstance(r, Mapping)]
+    columns = _columns(tournament, raw_rows)
+    keys = [c[0] for c in columns]
+    rows: list[StandingsRow] = []
+    for i, raw in enumerate(raw_rows, 1):
+        entry = entries.get(_entry_id(raw) or -1)
+        name = entry.pair.display_name if entry else str(raw.get("name") or raw.get("pair") or "?")
+        club = entry.pair.club.name if entry and entry.pair.club else str(raw.get("club") or "")
+        rank = raw.get("rank", i)
+        rows.append(
+            StandingsRow(
+                rank=f"{rank}=" if raw.get("tied") else rank,
+                entry=entry,
+                name=name,
+                club=club,
+                values=[_fmt_value(_value(raw, k)) for k in keys],
+                raw=raw,
+                columns=columns,
+            )
+        )
+    return Standings(snapshot=snapshot, columns=columns, rows=rows)
+
+
+def club_standings(tournament: Tournament, snapshot: StandingsSnapshot | None = _UNSET) -> Standings:
+    """The latest snapshot's club rows: from team matches in a club-team event, from the pairs' rows
+    summed per club otherwise (confirmed games only). Rows carry ``club_ref`` for links."""
+    if snapshot is _UNSET:
+        snapshot = latest_snapshot(tournament)
+    raw_rows: list[Mapping[str, Any]] = [r for r in (snapshot.clubs if snapshot else []) or [] if isinstance(r, Mapping)]
+    columns = _columns(tournament, raw_rows)
+    if tournament.entrant_type == Tournament.EntrantType.CLUB_TEAMS:
+        columns = [(k, *TEAM_COLUMN_LABELS.get(k, (short, full))) for k, short, full in columns]
+    keys = [c[0] for c in columns]
+    ids = {r.get("club_id", r.get("entrant_id")) for r in raw_rows}
+    clubs = Club.objects.in_bulk([i for i in ids if isinstance(i, int)]) if ids else {}
+    rows: list[StandingsRow] = []
+    for i, raw in enumerate(raw_rows, 1):
+        club_id = raw.get("club_id", raw.get("entrant_id"))
+        club = clubs.get(club_id) if isinstance(club_id, int) else None
+        rank = raw.get("rank", i)
+        rows.append(
+            StandingsRow(
+                rank=f"{rank}=" if raw.get("tied") else rank,
+                entry=None,
+                name=club.name if club else str(raw.get("name") or "?"),
+                club="",
+                values=[_fmt_value(_value(raw, k)) for k in keys],
+                raw=raw,
+                columns=columns,
+                club_ref=club,
+            )
+        )
+    return Standings(snapshot=snapshot, columns=columns, rows=rows)

@@ -1,0 +1,280 @@
+"""Tournaments and their entries: create, change, delete, each one transaction with its audit event.
+
+Every setting is checked by the registry (``tournaments.formats``) and stored in its canonical form
+(``to_dict()``): ``match_format`` by ``MatchFormat``, ``team_format`` by ``TeamFormat``, ``tiebreaks``
+by ``TIE_BREAKS``, ``bye_policy`` by ``AwardPolicy`` (a preset name is stored spelled out), the
+entrant type, pairing system, time-called policy and club avoidance by their enums. A refusal names every
+field at fault (``fields``: ``match_format.kind``, ``tiebreaks[2]``), coded by the first.
+
+Refusals (docs/services.md): 400 ``unknown_field``, ``required``, ``too_long``, ``slug_taken``,
+``invalid_choice``, ``out_of_range``, the registry's codes (``bad_kind``, ``unknown_tie_break``,
+``repeated_tie_break``, ``no_tie_breaks``, ``unknown_preset``, ``bad_source`` ...), the engine's codes for
+``rules``, ``rules_players``, ``ends_before_starts``, ``team_format_required``,
+``qualifies_from_itself``, ``no_race_target``, ``pair_already_entered``; 403 ``not_organiser``;
+409 ``tournament_has_rounds``, ``tournament_finished``, ``entry_has_boards``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from typing import Any
+
+from django.db import transaction
+
+from tournaments import adapters, formats
+from tournaments.formats import FormatError
+from tournaments.models import Entry, Pair, Tournament, TournamentRole
+
+from ._common import STANDINGS_TASK, actor, require_organiser
+from ._rules import model_clean, refuse, rules_resolved, unknown_fields
+from .audit import audit_record
+from .errors import Conflict, ValidationFailed
+from .outbox import outbox_enqueue
+
+#: What an organiser sets on a tournament (everything else is derived or recorded).
+TOURNAMENT_FIELDS = (
+    "name", "slug", "venue", "starts_on", "ends_on", "status", "published", "rules", "entrant_type",
+    "pairing_system", "match_format", "team_format", "rounds_planned", "tiebreaks", "bye_policy",
+    "club_avoidance", "time_called", "third_place_match", "qualifies_from",
+)
+#: Settings the standings are computed from: a change recomputes them.
+RANKING_FIELDS = frozenset({"entrant_type", "match_format", "team_format", "tiebreaks", "bye_policy"})
+#: Checked by the registry below, not by the model's own field checks.
+_REGISTRY_FIELDS = ("rules", "rules_resolved", "entrant_type", "pairing_system", "match_format", "team_format",
+                    "tiebreaks", "bye_policy", "club_avoidance", "time_called", "qualifies_from")
+ENTRY_FIELDS = ("pair", "seed", "withdrawn")
+
+
+# ---- settings through the registry ----------------------------------------------------------------------
+
+
+def _choice(enum: Any, value: Any, path: str) -> str:
+    try:
+        return str(enum(value).value)
+    except ValueError:
+        raise FormatError("invalid_choice", f"One of {', '.join(m.value for m in enum)}.", path) from None
+
+
+def _club_avoidance(value: Any, path: str) -> int:
+    levels = sorted({0, *(c.level for c in formats.ClubAvoidance)})
+    low, high = levels[0], levels[-1]
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise FormatError("out_of_range", f"A level from {low} (ignore clubs) to {high} (strong).", path)
+    return value
+
+
+def _team_format(value: Any, path: str) -> dict[str, Any] | None:
+    return None if value is None else formats.TeamFormat.from_dict(value, path).to_dict()
+
+
+#: Each registry-checked setting: its canonical stored value, or ``FormatError`` with the field's path.
+_PARSERS: dict[str, Any] = {
+    "entrant_type": lambda v, p: _choice(formats.EntrantType, v, p),
+    "pairing_system": lambda v, p: _choice(formats.PairingSystem, v, p),
+    "time_called": lambda v, p: _choice(formats.TimeCalled, v, p),
+    "match_format": lambda v, p: formats.MatchFormat.from_dict(v, p).to_dict(),
+    "team_format": _team_format,
+    "tiebreaks": lambda v, p: list(formats.TIE_BREAKS.parse(v, p)),
+    "bye_policy": lambda v, p: formats.AwardPolicy.from_dict(v, p).to_dict(),
+    "club_avoidance": _club_avoidance,
+}
+
+
+def tournament_settings_clean(values: Mapping[str, Any], *, instance: Tournament | None = None) -> dict[str, Any]:
+    """``values`` (some of ``TOURNAMENT_FIELDS``) checked and in their stored form, ``rules_resolved``
+    added when ``rules`` is given; the settings are checked together with the ``instance``'s others.
+
+    A pure check (no write): the API, the console and the admin may call it to validate a form.
+    """
+    unknown_fields(values, TOURNAMENT_FIELDS, "a tournament")
+    cleaned = dict(values)
+    errors: dict[str, tuple[str, str]] = {}
+    for name, parse in _PARSERS.items():
+        if name in values:
+            try:
+                cleaned[name] = parse(values[name], name)
+            except FormatError as exc:
+                errors[exc.path or name] = (exc.code, exc.message)
+    if "rules" in values:
+        try:
+            cleaned["rules_resolved"] = rules_resolved(values["rules"])
+        except ValidationFailed as exc:
+            for path, text in (exc.fields or {"rules": exc.message}).items():
+                errors[path] = (exc.code, text)
+    refuse(errors)
+
+    def current(name: str, default: Any = None) -> Any:
+        return cleaned[name] if name in cleaned else getattr(instance, name, default)
+
+    starts, ends = current("starts_on"), current("ends_on")
+    if isinstance(starts, dt.date) and isinstance(ends, dt.date) and ends < starts:
+        errors["ends_on"] = ("ends_before_starts", "The tournament cannot end before it starts.")
+    entrant = current("entrant_type", formats.DEFAULT_ENTRANT_TYPE.value)
+    team_format = current("team_format")
+    if entrant == formats.EntrantType.CLUB_TEAMS and not team_format:
+        errors["team_format"] = ("team_format_required", "A club-team event needs its team format.")
+    qualifies_from = current("qualifies_from")
+    if instance is not None and instance.pk is not None and qualifies_from is not None \
+            and getattr(qualifies_from, "pk", qualifies_from) == instance.pk:
+        errors["qualifies_from"] = ("qualifies_from_itself", "A tournament cannot qualify from itself.")
+    refuse(errors)
+    _check_race_target(cleaned, current, entrant)
+    return cleaned
+
+
+def _check_race_target(cleaned: Mapping[str, Any], current: Any, entrant: str) -> None:
+    """A bye policy that awards the race target needs an event that has one (first to N, or a team race)."""
+    if not any(name in cleaned for name in ("bye_policy", "match_format", "team_format", "entrant_type")):
+        return
+    try:
+        policy = formats.AwardPolicy.from_dict(current("bye_policy"))
+        if not policy.uses_race_target:
+            return
+        board = formats.MatchFormat.from_dict(current("match_format") or formats.DEFAULT_MATCH_FORMAT.to_dict())
+        team = None
+        if entrant == formats.EntrantType.CLUB_TEAMS:
+            team = formats.TeamFormat.from_dict(current("team_format")) if current("team_format") else None
+    except FormatError:
+        return  # a stored shape the registry no longer reads is the migration's business, not this change's
+    if formats.race_target(board, team) is None:
+        text = ("This bye policy awards the race target, but the event has none: choose first to N games "
+                "(or a team race), or another bye policy.")
+        raise ValidationFailed("no_race_target", text, fields={"bye_policy": text})
+
+
+def _jsonable(data: Mapping[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        if isinstance(value, Tournament):
+            value = value.pk
+        out[key] = value if isinstance(value, (str, int, bool, list, dict, type(None))) else str(value)
+    return out
+
+
+# ---- tournaments ------------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def tournament_create(*, user: Any, name: str, slug: str, add_organiser: bool = True,
+                      **settings: Any) -> Tournament:
+    """A new tournament from ``name``, ``slug`` and any other ``TOURNAMENT_FIELDS`` (the rest take the
+    registry's defaults); ``user`` becomes its organiser unless ``add_organiser`` is False (the admin,
+    where staff set roles themselves). The rules are resolved and stored in ``rules_resolved``."""
+    settings.setdefault("rules", adapters.DEFAULT_TOURNAMENT_RULES)
+    values = tournament_settings_clean({"name": name, "slug": slug, **settings})
+    tournament = Tournament(**values)
+    model_clean(tournament, exclude=_REGISTRY_FIELDS)
+    tournament.save()
+    if add_organiser and actor(user) is not None:
+        TournamentRole.objects.create(tournament=tournament, user=user, role=TournamentRole.Role.ORGANISER)
+    audit_record(action="tournament.create", obj=tournament, tournament_id=tournament.pk, user=user,
+                 after={"name": tournament.name, "rules": tournament.rules})
+    return tournament
+
+
+@transaction.atomic
+def tournament_update(*, tournament: Tournament, user: Any, **changes: Any) -> Tournament:
+    """Change some of ``TOURNAMENT_FIELDS``; each checked with the tournament's other settings. A change
+    to what the standings are computed from (tie-breaks, bye policy, formats) recomputes them."""
+    locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if user is not None:
+        require_organiser(user, locked.pk)
+    values = tournament_settings_clean(changes, instance=locked)
+    changed = {key for key, value in values.items() if getattr(locked, key) != value}
+    for key, value in values.items():
+        setattr(locked, key, value)
+    model_clean(locked, exclude=_REGISTRY_FIELDS)
+    locked.save()
+    if RANKING_FIELDS & changed and locked.rounds.exists():
+        outbox_enqueue(STANDINGS_TASK, [locked.pk], coalesce_key=f"standings:{locked.pk}")
+    audit_record(action="tournament.update", obj=locked, tournament_id=locked.pk, user=user,
+                 after=_jsonable(values))
+    return locked
+
+
+@transaction.atomic
+def tournament_delete(*, tournament: Tournament, user: Any) -> None:
+    """Delete a tournament that has no rounds yet (409 ``tournament_has_rounds``: finish it instead)."""
+    locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if user is not None:
+        require_organiser(user, locked.pk)
+    if locked.rounds.exists():
+        raise Conflict("tournament_has_rounds", "A tournament with rounds cannot be deleted; finish it instead.")
+    before = {"name": locked.name, "slug": locked.slug}
+    pk = locked.pk
+    locked.delete()
+    locked.pk = pk  # the audit event names the deleted row (it outlives it: no tournament link)
+    audit_record(action="tournament.delete", obj=locked, tournament_id=None, user=user, before=before)
+
+
+# ---- entries ----------------------------------------------------------------------------------------------
+
+
+def entry_check(*, tournament: Tournament, pair: Pair, entry: Entry | None = None) -> None:
+    """Whether ``pair`` may be entered in ``tournament`` (or ``entry`` moved to it), without writing:
+    409 ``tournament_finished`` for a new entry in a finished tournament, 400 ``pair_already_entered``.
+    The admin's entry forms call it before saving."""
+    if entry is None and tournament.status == Tournament.Status.FINISHED:
+        raise Conflict("tournament_finished", "This tournament has ended: no new entries.")
+    if tournament.pk is None:
+        return
+    clash = Entry.objects.filter(tournament=tournament, pair=pair)
+    if entry is not None:
+        clash = clash.exclude(pk=entry.pk)
+    if clash.exists():
+        raise ValidationFailed("pair_already_entered", "This pair is already entered.",
+                               fields={"pair": "This pair is already entered."})
+
+
+@transaction.atomic
+def entry_create(*, tournament: Tournament, pair: Pair, user: Any, seed: int | None = None,
+                 withdrawn: bool = False) -> Entry:
+    """Enter ``pair`` in ``tournament`` (409 ``tournament_finished``; 400 ``pair_already_entered``)."""
+    locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if user is not None:
+        require_organiser(user, locked.pk)
+    entry_check(tournament=locked, pair=pair)
+    entry = Entry(tournament=locked, pair=pair, seed=seed, withdrawn=withdrawn)
+    model_clean(entry)
+    entry.save()
+    audit_record(action="entry.create", obj=entry, tournament_id=locked.pk, user=user,
+                 after={"pair": pair.pk, "seed": seed, "withdrawn": withdrawn})
+    return entry
+
+
+@transaction.atomic
+def entry_update(*, entry: Entry, user: Any, **changes: Any) -> Entry:
+    """Change an entry's ``pair``, ``seed`` or ``withdrawn`` (400 ``pair_already_entered``)."""
+    unknown_fields(changes, ENTRY_FIELDS, "an entry")
+    locked = Entry.objects.select_for_update().select_related("tournament").get(pk=entry.pk)
+    if user is not None:
+        require_organiser(user, locked.tournament_id)
+    if "pair" in changes and changes["pair"].pk != locked.pair_id:
+        entry_check(tournament=locked.tournament, pair=changes["pair"], entry=locked)
+    for key, value in changes.items():
+        setattr(locked, key, value)
+    model_clean(locked)
+    locked.save()
+    audit_record(action="entry.update", obj=locked, tournament_id=locked.tournament_id, user=user,
+                 after={k: getattr(v, "pk", v) for k, v in changes.items()})
+    return locked
+
+
+def entry_check_delete(*, entry: Entry) -> None:
+    """Whether ``entry`` may be removed (409 ``entry_has_boards`` once it has a board: withdraw it)."""
+    if entry.boards_as_a.exists() or entry.boards_as_b.exists():
+        raise Conflict("entry_has_boards", "This pair has played in this tournament: withdraw it instead.")
+
+
+@transaction.atomic
+def entry_delete(*, entry: Entry, user: Any) -> None:
+    """Remove an entry that has played no board (409 ``entry_has_boards``: withdraw it instead)."""
+    locked = Entry.objects.select_for_update().get(pk=entry.pk)
+    if user is not None:
+        require_organiser(user, locked.tournament_id)
+    entry_check_delete(entry=locked)
+    pk, tournament_id, pair_id = locked.pk, locked.tournament_id, locked.pair_id
+    locked.delete()
+    locked.pk = pk
+    audit_record(action="entry.delete", obj=locked, tournament_id=tournament_id, user=user, before={"pair": pair_id})

@@ -9,11 +9,14 @@ the project imports ``scoring`` to score hands for the database.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import scoring
-from scoring import InvalidHand, RuleSet
+from scoring import HandResult, InvalidHand, RuleSet
 from tournaments.errors import ValidationFailed, from_invalid_hand
+
+if TYPE_CHECKING:
+    from tournaments.models import Game, Tournament
 
 #: What ``Tournament.rules`` defaults to (docs/decisions.md: every new tournament plays ``trinidad-tournament``).
 DEFAULT_TOURNAMENT_RULES = "trinidad-tournament"
@@ -33,13 +36,13 @@ def rules_resolved(spec: Any) -> dict[str, Any]:
     return rules_from_spec(spec).to_dict()
 
 
-def rules_for_tournament(tournament: Any) -> RuleSet:
+def rules_for_tournament(tournament: Tournament) -> RuleSet:
     """The tournament's rule set, from ``rules_resolved`` when stored, else from ``rules`` as given."""
     spec = tournament.rules_resolved or tournament.rules or DEFAULT_TOURNAMENT_RULES
     return rules_from_spec(spec)
 
 
-def rules_for_game(game: Any) -> RuleSet:
+def rules_for_game(game: Game) -> RuleSet:
     """A game's own, fully resolved rule options: the rules it is scored and rescored with."""
     return rules_from_spec(game.rules, path="rules")
 
@@ -60,7 +63,7 @@ def record_form(record: Mapping[str, Any]) -> str:
     return "tally"
 
 
-def hand_score(rules: RuleSet, score: Sequence[int], record: Any, *, dealer: int) -> Any:
+def hand_score(rules: RuleSet, score: Sequence[int], record: Any, *, dealer: int) -> HandResult:
     """Score one hand record with the engine from ``score``; ``dealer`` is the seat the rotation expects
     (the engine refuses another one with ``wrong_dealer``).
 
@@ -74,7 +77,7 @@ def hand_score(rules: RuleSet, score: Sequence[int], record: Any, *, dealer: int
         raise from_invalid_hand(exc) from exc
 
 
-def hand_fields(result: Any) -> dict[str, Any]:
+def hand_fields(result: HandResult) -> dict[str, Any]:
     """A ``HandResult`` as the ``Hand`` model's derived fields."""
     trump = result.trump
     return {
@@ -86,12 +89,12 @@ def hand_fields(result: Any) -> dict[str, Any]:
     }
 
 
-def result_dict(result: Any) -> dict[str, Any]:
+def result_dict(result: HandResult) -> dict[str, Any]:
     """A ``HandResult`` as the JSON of docs/hand-format.md's result (for previews)."""
     return dict(result.to_dict())
 
 
-def game_document(game: Any, records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+def game_document(game: Game, records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     """A game's stored hands as a game document for ``scoring.score_game`` (its own resolved rules)."""
     rules = dict(game.rules)
     return {"rules": rules, "score": starting_score(rules_from_spec(rules)), "hands": [dict(r) for r in records]}

@@ -24,6 +24,14 @@ from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 
 from . import formats
+from .forms import (
+    MatchFormatFormField,
+    TeamFormatFormField,
+    TieBreaksFormField,
+    bye_choices,
+    club_avoidance_choices,
+    form_field,
+)
 from .models import (
     AuditEvent,
     Board,
@@ -226,109 +234,6 @@ class PairAdmin(ServiceAdmin):
 # ---- Tournaments: the registry's choices, saved through the services -----------------------------------
 
 
-class MatchFormatWidget(forms.MultiWidget):
-    """A board's format as a kind and its N."""
-
-    def __init__(self, kinds: list[tuple[str, str]], attrs: dict[str, Any] | None = None) -> None:
-        super().__init__([forms.Select(choices=kinds), forms.NumberInput(attrs={"min": 1, "style": "width:5em"})],
-                         attrs)
-
-    def decompress(self, value: Any) -> list[Any]:
-        if isinstance(value, dict):
-            return [value.get("kind"), value.get("n")]
-        return [None, None]
-
-
-class MatchFormatFormField(forms.MultiValueField):
-    """``first_to`` / ``games`` with N, from the registry's ``CHOSEN_MATCH_KINDS``."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        kinds = [(k.value, k.label) for k in formats.CHOSEN_MATCH_KINDS]
-        fields = (forms.ChoiceField(choices=kinds), forms.IntegerField(min_value=1))
-        super().__init__(fields, widget=MatchFormatWidget(kinds), require_all_fields=True, **kwargs)
-
-    def compress(self, data_list: list[Any]) -> dict[str, Any] | None:
-        return {"kind": data_list[0], "n": data_list[1]} if data_list else None
-
-
-class TeamFormatWidget(forms.MultiWidget):
-    """A club-team match's boards, kind and N."""
-
-    def __init__(self, kinds: list[tuple[str, str]], attrs: dict[str, Any] | None = None) -> None:
-        number = {"min": 1, "style": "width:5em"}
-        super().__init__([forms.NumberInput(attrs={**number, "placeholder": "boards"}), forms.Select(choices=kinds),
-                          forms.NumberInput(attrs={**number, "placeholder": "N"})], attrs)
-
-    def decompress(self, value: Any) -> list[Any]:
-        if isinstance(value, dict):
-            return [value.get("boards"), value.get("kind"), value.get("n")]
-        return [None, "", None]
-
-
-class TeamFormatFormField(forms.MultiValueField):
-    """K boards decided by ``games`` or ``first_to_total`` N (the registry's ``TeamKind``); blank: none."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        kinds = [("", "— (a pairs event)"), *((k.value, k.label) for k in formats.TeamKind)]
-        fields = (forms.IntegerField(min_value=1, required=False), forms.ChoiceField(choices=kinds, required=False),
-                  forms.IntegerField(min_value=1, required=False))
-        super().__init__(fields, widget=TeamFormatWidget(kinds), require_all_fields=False, required=False, **kwargs)
-
-    def compress(self, data_list: list[Any]) -> dict[str, Any] | None:
-        if not data_list or all(v in (None, "") for v in data_list):
-            return None
-        boards, kind, n = data_list
-        return {"boards": boards, "kind": kind, "n": n}
-
-
-class TieBreaksWidget(forms.MultiWidget):
-    """One select per position, best first."""
-
-    def __init__(self, count: int, choices: list[tuple[str, str]], attrs: dict[str, Any] | None = None) -> None:
-        super().__init__([forms.Select(choices=choices) for _ in range(count)], attrs)
-
-    def decompress(self, value: Any) -> list[Any]:
-        names = list(value) if isinstance(value, list | tuple) else []
-        return names + [""] * (len(self.widgets) - len(names))
-
-
-class TieBreaksFormField(forms.MultiValueField):
-    """The tie-break order as ordered choices of every registered tie-break (read when the form is made,
-    so a tie-break registered at run time is offered); checked by ``TIE_BREAKS.parse``."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        choices = [("", "—"), *((t.name, t.label) for t in formats.TIE_BREAKS)]
-        count = len(formats.TIE_BREAKS.names())
-        fields = tuple(forms.ChoiceField(choices=choices, required=False) for _ in range(count))
-        super().__init__(fields, widget=TieBreaksWidget(count, choices), require_all_fields=False, **kwargs)
-
-    def compress(self, data_list: list[Any]) -> list[str]:
-        return [name for name in data_list or [] if name]
-
-
-def _bye_choices(current: Any) -> list[tuple[str, str]]:
-    choices = [(name, preset.label) for name, preset in formats.BYE_PRESETS.items()]
-    try:
-        policy = formats.AwardPolicy.from_dict(current) if current is not None else None
-    except formats.FormatError:
-        policy = None
-    if policy is not None and policy.preset is None:
-        choices.append(("custom", f"Keep this event's own policy: {policy.describe()}"))
-    return choices
-
-
-def _club_avoidance_choices(current: Any) -> list[tuple[int, str]]:
-    levels = {c.level: c.label for c in formats.ClubAvoidance}
-    if isinstance(current, int) and current not in levels:
-        levels[current] = f"{formats.ClubAvoidance.of_level(current).label} (level {current})"
-    return sorted(levels.items())
-
-
-#: A registry error's path (``match_format.kind``, ``tiebreaks[2]``) -> the admin field it belongs to.
-def _form_field(path: str) -> str:
-    return path.split(".", 1)[0].split("[", 1)[0]
-
-
 class TournamentAdminForm(forms.ModelForm):  # type: ignore[type-arg]
     """The tournament's settings as the registry's choices; checked by ``tournament_settings_clean``."""
 
@@ -346,10 +251,10 @@ class TournamentAdminForm(forms.ModelForm):  # type: ignore[type-arg]
         super().__init__(*args, **kwargs)
         self.fields["tiebreaks"] = TieBreaksFormField(help_text=self.fields["tiebreaks"].help_text)
         stored_bye = self.instance.bye_policy if self.instance.pk else formats.DEFAULT_BYE_POLICY.to_dict()
-        self.fields["bye_policy"].choices = _bye_choices(stored_bye)
+        self.fields["bye_policy"].choices = bye_choices(stored_bye)
         policy = formats.AwardPolicy.from_dict(stored_bye) if stored_bye is not None else formats.DEFAULT_BYE_POLICY
         self.initial["bye_policy"] = policy.preset or "custom"
-        self.fields["club_avoidance"].choices = _club_avoidance_choices(self.instance.club_avoidance)
+        self.fields["club_avoidance"].choices = club_avoidance_choices(self.instance.club_avoidance)
         if not self.instance.pk:
             self.initial.setdefault("match_format", formats.DEFAULT_MATCH_FORMAT.to_dict())
             self.initial.setdefault("tiebreaks", list(formats.DEFAULT_TIE_BREAKS))
@@ -368,7 +273,7 @@ class TournamentAdminForm(forms.ModelForm):  # type: ignore[type-arg]
                                                      instance=self.instance if self.instance.pk else None)
         except DomainError as exc:
             for path, text in (exc.fields or {"__all__": exc.message}).items():
-                field = _form_field(path)
+                field = form_field(path)
                 self.add_error(field if field in self.fields else None, text)
         return data
 

@@ -514,3 +514,30 @@ def test_organiser_void_rescores_later_hands_and_refuses_when_the_dealer_order_b
     assert voided.status == "voided" and current_game(board).score == [4, 0]
     hand_void(hand=Hand.objects.get(pk=h1.pk), user=organiser, with_later=True)
     assert current_game(board).score == [0, 0]
+
+
+def test_a_correction_and_the_void_of_the_hands_it_breaks_are_one_call_all_or_nothing():
+    board = make_board()
+    organiser = make_organiser(board.round.tournament)
+    submit(board, tally(0))
+    h2 = submit(board, tally(1))
+    submit(board, tally(2))
+    last = submit(board, tally(3))
+    # void_from names the first hand that no longer fits: it and every later hand go, then the correction
+    new = hand_correct(hand=h2, record=tally(1, hang_jack=True), expected_version=1, user=organiser,
+                       void_from=last)
+    assert new.version == 2
+    assert Hand.objects.get(pk=last.pk).status == "voided"
+    game1 = Game.objects.get(board=board, number=1)
+    assert (game1.status, game1.score) == ("finished", [15, 0])
+    # a refused correction leaves the void undone too
+    h1 = Hand.objects.get(game__board=board, number=1, status="active")
+    later = Hand.objects.get(game__board=board, number=3, status="active")
+    with pytest.raises(ValidationFailed):
+        hand_correct(hand=h1, record=tally(1), expected_version=1, user=organiser, void_from=later)
+    assert Hand.objects.get(pk=later.pk).status == "active"
+    other = make_board()
+    stranger = submit(other, tally(0))
+    with pytest.raises(ValidationFailed) as exc:
+        hand_correct(hand=h1, record=tally(0), expected_version=1, user=organiser, void_from=stranger)
+    assert exc.value.code == "void_from_invalid"

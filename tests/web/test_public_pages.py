@@ -166,3 +166,19 @@ def test_live_fragments_cost_a_bounded_number_of_queries(client, django_assert_m
         assert get(client, "standings_live", t.slug).status_code == 200
     with django_assert_max_num_queries(12):
         assert get(client, "pairings_live", t.slug, 2).status_code == 200
+
+
+def test_standings_explain_how_ties_are_broken_in_the_events_own_order(client, event):
+    league = ["bullseyes_won", "bullseyes_lost", "wins", "hang_jacks_for", "hang_jacks_against"]
+    type(event).objects.filter(pk=event.pk).update(tiebreaks=league, bye_policy={
+        "result": "win", "bullseyes": {"for": {"source": "race_target"}, "against": {"source": "own_average"}},
+        "chalks": {"for": {"source": "zero"}, "against": {"source": "zero"}},
+        "hang_jacks": {"for": {"source": "zero"}, "against": {"source": "zero"}}})
+    body = get(client, "standings", event.slug).content.decode()
+    section = body.split('id="ties-heading"', 1)[1].split("</section>", 1)[0]
+    from tournaments.formats import BYE_PRESETS, TIE_BREAKS
+
+    positions = [section.index(escape(TIE_BREAKS.get(name).explanation)) for name in league]
+    assert positions == sorted(positions)  # in the event's order, each with its sentence for players
+    assert "Buchholz" not in section
+    assert escape(BYE_PRESETS["league"].explanation) in section

@@ -6,10 +6,9 @@ raises the domain's ``NotFound``.
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.db.models import Count, Q, QuerySet
 
+from tournaments.actors import Actor
 from tournaments.errors import NotFound
 from tournaments.models import Board, Device, Game, Hand, Round, Tournament, TournamentRole
 
@@ -24,12 +23,12 @@ def tournament_by_slug(slug: str) -> Tournament:
         raise NotFound(message="No such tournament") from None
 
 
-def has_role(user: Any, tournament: Tournament) -> bool:
+def has_role(user: Actor, tournament: Tournament) -> bool:
     """Whether ``user`` holds a role (organiser, scorer...) on the tournament."""
     return TournamentRole.objects.filter(user=user, tournament=tournament).exists()
 
 
-def organised_tournaments(user: Any, *, every: bool = False) -> list[Tournament]:
+def organised_tournaments(user: Actor, *, every: bool = False) -> list[Tournament]:
     """The tournaments ``user`` holds a role on (``every``: all of them, for staff), newest first."""
     qs = Tournament.objects.all() if every else Tournament.objects.filter(roles__user=user).distinct()
     return list(qs.order_by("-starts_on", "name"))

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping
-from typing import Any, ParamSpec, TypeVar
+from typing import ParamSpec, TypeVar
 
+from django.contrib.auth.base_user import AbstractBaseUser
+
+from tournaments.actors import Actor
 from tournaments.models import Board, Device, Round, TournamentRole
 from tournaments.models.querysets import RoundQuerySet
 
@@ -19,7 +22,7 @@ OPEN_ROUND_STATUSES = RoundQuerySet.LIVE_STATUSES
 STANDINGS_TASK = "tournaments.tasks.standings_recompute"
 
 
-def actor(user: Any) -> Any:
+def actor(user: Actor) -> AbstractBaseUser | None:
     """The user to record (an authenticated user), or None."""
     return user if user is not None and getattr(user, "is_authenticated", False) else None
 
@@ -36,7 +39,7 @@ def check_device(board: Board, device: Device | None, *, tournament_id: int, tab
         raise NotAllowed("not_your_board", "This tablet does not score this board.")
 
 
-def is_organiser(user: Any, tournament_id: int) -> bool:
+def is_organiser(user: Actor, tournament_id: int) -> bool:
     if user is None or not getattr(user, "is_authenticated", False):
         return False
     if getattr(user, "is_superuser", False) or getattr(user, "is_staff", False):
@@ -44,7 +47,7 @@ def is_organiser(user: Any, tournament_id: int) -> bool:
     return TournamentRole.objects.filter(tournament_id=tournament_id, user=user).exists()
 
 
-def require_organiser(user: Any, tournament_id: int) -> None:
+def require_organiser(user: Actor, tournament_id: int) -> None:
     """Organiser-only operations (staff or a role on the tournament), 403 ``not_organiser`` otherwise."""
     if not is_organiser(user, tournament_id):
         raise NotAllowed("not_organiser", "Only an organiser of this tournament may do this.")

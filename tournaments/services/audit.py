@@ -10,6 +10,7 @@ from typing import Any
 
 from django.db import models
 
+from tournaments.actors import Actor
 from tournaments.models import AuditEvent, Device
 
 from .rows import row_insert
@@ -23,7 +24,7 @@ def audit_event(
     before: Any = None,
     after: Any = None,
     device: Device | None = None,
-    user: Any = None,
+    user: Actor = None,
 ) -> AuditEvent:
     """One audit event (``action`` like ``hand.submit``) about ``obj``, not written yet: for a caller that
     writes it together with its change (``rows_write``)."""
@@ -47,7 +48,7 @@ def audit_record(
     before: Any = None,
     after: Any = None,
     device: Device | None = None,
-    user: Any = None,
+    user: Actor = None,
 ) -> AuditEvent:
     """Append one audit event (``action`` like ``hand.submit``) about ``obj``."""
     event = audit_event(action=action, obj=obj, tournament_id=tournament_id, before=before, after=after,

@@ -18,6 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from tournaments import adapters
+from tournaments.actors import Actor
 from tournaments.formats import (
     MatchFormat,
     MatchKind,
@@ -90,7 +91,7 @@ def tournament_rules_dict(tournament: Tournament) -> dict[str, Any]:
 @transaction.atomic
 def board_seat(
     *, board: Board, seating: Mapping[Any, Any] | None, first_dealer: int,
-    device: Device | None = None, user: Any = None,
+    device: Device | None = None, user: Actor = None,
 ) -> Board:
     """Record before hand 1 which player sits in each seat and the first dealer after the cut.
 
@@ -132,7 +133,7 @@ def board_seat(
     return board
 
 
-def _help(board: Board, value: bool, device: Device | None, user: Any) -> Board:
+def _help(board: Board, value: bool, device: Device | None, user: Actor) -> Board:
     board = Board.objects.select_for_update(of=("self",)).get(pk=board.pk)
     board.round = Round.objects.get(pk=board.round_id)  # read after the lock (see board_seat)
     check_device(board, device, tournament_id=board.round.tournament_id)
@@ -149,14 +150,14 @@ def _help(board: Board, value: bool, device: Device | None, user: Any) -> Board:
 
 @refusals_with_state
 @transaction.atomic
-def board_call_help(*, board: Board, device: Device | None = None, user: Any = None) -> Board:
+def board_call_help(*, board: Board, device: Device | None = None, user: Actor = None) -> Board:
     """The table calls the organiser (a flag beside the board's status). Calling twice is one call."""
     return _help(board, True, device, user)
 
 
 @refusals_with_state
 @transaction.atomic
-def board_help_clear(*, board: Board, device: Device | None = None, user: Any = None) -> Board:
+def board_help_clear(*, board: Board, device: Device | None = None, user: Actor = None) -> Board:
     """The call for help is answered (by the organiser or the table)."""
     return _help(board, False, device, user)
 

@@ -9,11 +9,10 @@ the game, or by correcting or voiding hands (which clears the game's confirmatio
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from tournaments.actors import Actor
 from tournaments.formats import MatchKind
 from tournaments.models import Board, Device, Game, GameConfirmation, Hand, Round, TeamMatch, Tournament
 
@@ -39,7 +38,7 @@ def _counts(words: dict[str, bool]) -> bool:
     return bool(words.get("organiser") or (words.get("a") and words.get("b")))
 
 
-def _confirm_locked(game: Game, *, party: str, agrees: bool, reason: str, device: Device | None, user: Any) -> GameConfirmation:
+def _confirm_locked(game: Game, *, party: str, agrees: bool, reason: str, device: Device | None, user: Actor) -> GameConfirmation:
     """Record one party's word on a locked, finished game; set ``game.confirmed``. No refresh."""
     existing = {c.party: c for c in GameConfirmation.objects.filter(game=game, cleared=False)}
     mine = existing.get(party)
@@ -70,7 +69,7 @@ def _confirm_locked(game: Game, *, party: str, agrees: bool, reason: str, device
 @transaction.atomic
 def game_confirm(
     *, game: Game, party: str, agrees: bool = True, reason: str = "",
-    device: Device | None = None, user: Any = None,
+    device: Device | None = None, user: Actor = None,
 ) -> GameConfirmation:
     """One party's word on a finished game: pair ``"a"``, pair ``"b"`` or the ``"organiser"``.
 
@@ -133,7 +132,7 @@ def _disputed_games(games: list[Game]) -> set[int]:
     return {gid for gid, w in words.items() if w.get("refused") and not w.get("organiser")}
 
 
-def _confirm_finished(games: list[Game], user: Any, skip: set[int]) -> int:
+def _confirm_finished(games: list[Game], user: Actor, skip: set[int]) -> int:
     count = 0
     for game in games:
         if game.status == Game.Status.FINISHED and not game.confirmed and game.pk not in skip:
@@ -144,7 +143,7 @@ def _confirm_finished(games: list[Game], user: Any, skip: set[int]) -> int:
 
 @refusals_with_state
 @transaction.atomic
-def round_confirm_all(*, round: Round, user: Any) -> int:  # noqa: A002
+def round_confirm_all(*, round: Round, user: Actor) -> int:  # noqa: A002
     """The organiser confirms every finished, unconfirmed game of the round in one go.
 
     Disputed games are left alone (each needs a ruling); returns how many games were confirmed.
@@ -164,7 +163,7 @@ def round_confirm_all(*, round: Round, user: Any) -> int:  # noqa: A002
 
 @refusals_with_state
 @transaction.atomic
-def round_close(*, round: Round, user: Any, confirm_remaining: bool = False) -> Round:  # noqa: A002
+def round_close(*, round: Round, user: Actor, confirm_remaining: bool = False) -> Round:  # noqa: A002
     """Close a round when time is called.
 
     Refused while a dispute is open (409 ``dispute_open``) or while finished games are unconfirmed (409

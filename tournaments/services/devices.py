@@ -10,11 +10,11 @@ from __future__ import annotations
 import hashlib
 import secrets
 from datetime import timedelta
-from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
+from tournaments.actors import Actor
 from tournaments.models import Device, PairingCode, Tournament
 from tournaments.services.audit import audit_record
 from tournaments.services.errors import Conflict, DomainError, ValidationFailed
@@ -46,7 +46,7 @@ def normalise_code(code: str) -> str:
     return "".join(ch for ch in code.upper() if ch not in " -")
 
 
-def pairing_code_create(*, tournament: Tournament, table: int, user: Any) -> tuple[PairingCode, str]:
+def pairing_code_create(*, tournament: Tournament, table: int, user: Actor) -> tuple[PairingCode, str]:
     """A fresh single-use code for one table, valid 30 minutes; the clear code is returned once."""
     if isinstance(table, bool) or not isinstance(table, int) or not 1 <= table <= MAX_TABLE:
         raise ValidationFailed(
@@ -126,7 +126,7 @@ def device_pair(*, code: str, label: str = "") -> tuple[Device, str]:
     return device, clear
 
 
-def device_revoke(*, device: Device, user: Any) -> Device:
+def device_revoke(*, device: Device, user: Actor) -> Device:
     """Revoke a tablet: its token is refused from now on (401). Revoking twice changes nothing."""
     with transaction.atomic():
         locked = Device.objects.select_for_update().get(pk=device.pk)

@@ -23,6 +23,7 @@ from typing import Any
 from django.db import transaction
 
 from tournaments import adapters, formats
+from tournaments.actors import Actor
 from tournaments.formats import FormatError
 from tournaments.models import Entry, Pair, Tournament, TournamentRole
 
@@ -156,7 +157,7 @@ def _jsonable(data: Mapping[str, Any]) -> dict[str, Any]:
 
 
 @transaction.atomic
-def tournament_create(*, user: Any, name: str, slug: str, add_organiser: bool = True,
+def tournament_create(*, user: Actor, name: str, slug: str, add_organiser: bool = True,
                       **settings: Any) -> Tournament:
     """A new tournament from ``name``, ``slug`` and any other ``TOURNAMENT_FIELDS`` (the rest take the
     registry's defaults); ``user`` becomes its organiser unless ``add_organiser`` is False (the admin,
@@ -174,7 +175,7 @@ def tournament_create(*, user: Any, name: str, slug: str, add_organiser: bool = 
 
 
 @transaction.atomic
-def tournament_update(*, tournament: Tournament, user: Any, **changes: Any) -> Tournament:
+def tournament_update(*, tournament: Tournament, user: Actor, **changes: Any) -> Tournament:
     """Change some of ``TOURNAMENT_FIELDS``; each checked with the tournament's other settings. A change
     to what the standings are computed from (tie-breaks, bye policy, formats) recomputes them."""
     locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
@@ -194,7 +195,7 @@ def tournament_update(*, tournament: Tournament, user: Any, **changes: Any) -> T
 
 
 @transaction.atomic
-def tournament_delete(*, tournament: Tournament, user: Any) -> None:
+def tournament_delete(*, tournament: Tournament, user: Actor) -> None:
     """Delete a tournament that has no rounds yet (409 ``tournament_has_rounds``: finish it instead)."""
     locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if user is not None:
@@ -228,7 +229,7 @@ def entry_check(*, tournament: Tournament, pair: Pair, entry: Entry | None = Non
 
 
 @transaction.atomic
-def entry_create(*, tournament: Tournament, pair: Pair, user: Any, seed: int | None = None,
+def entry_create(*, tournament: Tournament, pair: Pair, user: Actor, seed: int | None = None,
                  withdrawn: bool = False) -> Entry:
     """Enter ``pair`` in ``tournament`` (409 ``tournament_finished``; 400 ``pair_already_entered``)."""
     locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
@@ -244,7 +245,7 @@ def entry_create(*, tournament: Tournament, pair: Pair, user: Any, seed: int | N
 
 
 @transaction.atomic
-def entry_update(*, entry: Entry, user: Any, **changes: Any) -> Entry:
+def entry_update(*, entry: Entry, user: Actor, **changes: Any) -> Entry:
     """Change an entry's ``pair``, ``seed`` or ``withdrawn`` (400 ``pair_already_entered``)."""
     unknown_fields(changes, ENTRY_FIELDS, "an entry")
     locked = Entry.objects.select_for_update().select_related("tournament").get(pk=entry.pk)
@@ -268,7 +269,7 @@ def entry_check_delete(*, entry: Entry) -> None:
 
 
 @transaction.atomic
-def entry_delete(*, entry: Entry, user: Any) -> None:
+def entry_delete(*, entry: Entry, user: Actor) -> None:
     """Remove an entry that has played no board (409 ``entry_has_boards``: withdraw it instead)."""
     locked = Entry.objects.select_for_update().get(pk=entry.pk)
     if user is not None:

@@ -20,6 +20,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from tournaments import adapters
+from tournaments.actors import Actor
 from tournaments.formats import DEFAULT_MATCH_FORMAT, MatchFormat, PairingSystem, match_outcome
 from tournaments.models import Board, Device, Game, GameConfirmation, Hand, Round, Tournament
 
@@ -73,7 +74,7 @@ def _last_active_hand(game: Game) -> Hand | None:
 @refusals_with_state
 def hand_submit(
     *, board: Board, game_number: int, hand_number: int, record: Mapping[str, Any],
-    device: Device | None = None, user: Any = None,
+    device: Device | None = None, user: Actor = None,
 ) -> Hand:
     """Record the next hand of the board's current game, scored by the engine, in one transaction.
 
@@ -187,7 +188,7 @@ def _board_after_game_end(board_id: int, game: Game, rules: Any) -> list[Any] | 
 @transaction.atomic
 def _hand_submit(
     *, board: Board, game_number: int, hand_number: int, record: Mapping[str, Any],
-    device: Device | None, user: Any,
+    device: Device | None, user: Actor,
 ) -> Hand:
     # The hot path, mid-game on PostgreSQL: BEGIN, the lock query, one statement writing the hand, the game
     # and the audit event (``rows_write``), COMMIT. The next hand number comes from the locked row
@@ -297,7 +298,7 @@ def _reopen(game: Game, after_voiding: Hand) -> None:
 
 @refusals_with_state
 @transaction.atomic
-def hand_undo(*, board: Board, hand_id: int, device: Device | None = None, user: Any = None) -> Hand:
+def hand_undo(*, board: Board, hand_id: int, device: Device | None = None, user: Actor = None) -> Hand:
     """Void the board's last hand, named by id so a double tap cannot void two (a stack: repeatable).
 
     Reaches back across the end of a game only while that game is neither confirmed by anyone nor
@@ -444,7 +445,7 @@ def _after_rescore(board: Board, games: list[Game], changed: set[int], reopened:
     _enqueue_standings(round_.tournament_id)
 
 
-def _organiser_hand(hand: Hand, user: Any) -> tuple[Board, list[Game], Hand]:
+def _organiser_hand(hand: Hand, user: Actor) -> tuple[Board, list[Game], Hand]:
     board_id = Hand.objects.filter(pk=hand.pk).values_list("game__board_id", flat=True).first()
     if board_id is None:
         raise NotFound("hand_not_found", "No such hand.")
@@ -477,7 +478,7 @@ def _refuse_break(board: Board, brk: _Breaks) -> Conflict:
 @refusals_with_state
 @transaction.atomic
 def hand_correct(
-    *, hand: Hand, record: Mapping[str, Any], expected_version: int | None, user: Any, void_from: Hand | None = None,
+    *, hand: Hand, record: Mapping[str, Any], expected_version: int | None, user: Actor, void_from: Hand | None = None,
 ) -> Hand:
     """The organiser replaces a hand by a new version (same dealer); later hands are rescored as recorded.
 
@@ -531,7 +532,7 @@ def hand_correct(
 
 @refusals_with_state
 @transaction.atomic
-def hand_void(*, hand: Hand, user: Any, expected_version: int | None = None, with_later: bool = False) -> Hand:
+def hand_void(*, hand: Hand, user: Actor, expected_version: int | None = None, with_later: bool = False) -> Hand:
     """The organiser voids a hand (kept, marked voided); later hands are rescored as after a correction.
 
     ``with_later`` also voids every later hand of the board (this game's and the later games'), the usual

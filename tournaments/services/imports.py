@@ -15,10 +15,10 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass
-from typing import Any
 
 from django.db import transaction
 
+from tournaments.actors import Actor
 from tournaments.models import AuditEvent, Club, Entry, Pair, Player, Tournament
 
 from ._common import actor, require_organiser
@@ -180,7 +180,7 @@ def _check_against_database(rows: list[PairRow], tournament: Tournament | None) 
     return errors
 
 
-def pairs_import(*, data: bytes | str, user: Any, tournament: Tournament | None = None) -> ImportResult:
+def pairs_import(*, data: bytes | str, user: Actor, tournament: Tournament | None = None) -> ImportResult:
     """Check every row, then create clubs, players, pairs (and entries in ``tournament``) in one
     transaction; ``PairsImportRefused`` (nothing written) when any row or the file is wrong."""
     if tournament is not None and user is not None:

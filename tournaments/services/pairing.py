@@ -31,6 +31,7 @@ from django.db import connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from tournaments.actors import Actor
 from tournaments.formats import ClubAvoidance, FormatError
 from tournaments.models import (
     Board,
@@ -244,7 +245,7 @@ def _lock_round(round_id: int) -> tuple[Tournament, Round]:
 
 
 @transaction.atomic
-def round_pair(*, round_id: int | None = None, round: Round | None = None, user: Any = None) -> Round:  # noqa: A002
+def round_pair(*, round_id: int | None = None, round: Round | None = None, user: Actor = None) -> Round:  # noqa: A002
     """Pair a pending round and leave it drafted (what the ``round_pair`` task calls).
 
     Reads only the round's standings snapshot (confirmed games) and the boards of earlier rounds.
@@ -328,7 +329,7 @@ def _team_boards(tournament: Tournament) -> int:
 
 
 @transaction.atomic
-def _round_start_locked(*, tournament: Tournament, number: int | None, user: Any) -> tuple[Round, int]:
+def _round_start_locked(*, tournament: Tournament, number: int | None, user: Actor) -> tuple[Round, int]:
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     rounds = list(Round.objects.filter(tournament=tournament).order_by("number"))
     pending = [r for r in rounds if r.status == Round.Status.PENDING]
@@ -362,7 +363,7 @@ def _round_start_locked(*, tournament: Tournament, number: int | None, user: Any
     return round_, message.pk
 
 
-def round_start(*, tournament: Tournament, number: int | None = None, user: Any) -> Round:
+def round_start(*, tournament: Tournament, number: int | None = None, user: Actor) -> Round:
     """Start the next round: create it pending from the current standings and have it paired.
 
     The round records the snapshot it is paired from (recomputed now, confirmed games only); a
@@ -416,7 +417,7 @@ def round_pair_failed(*, round_id: int, error: DomainError) -> None:
 
 
 # ---- organiser adjustments while drafted ---------------------------------------------------------
-def _lock_drafted(round_: Round, user: Any, *, statuses: Sequence[str] = (DRAFTED,)) -> tuple[Tournament, Round]:
+def _lock_drafted(round_: Round, user: Actor, *, statuses: Sequence[str] = (DRAFTED,)) -> tuple[Tournament, Round]:
     tournament, locked = _lock_round(round_.pk)
     require_organiser(user, tournament.pk)
     if locked.status not in statuses:
@@ -448,7 +449,7 @@ def _touching(warnings: Sequence[PairingWarning], who: set[int]) -> list[dict[st
     return [_warning(w) for w in warnings if w.code in CHANGE_WARNINGS and (not who or set(w.entrants) & who)]
 
 
-def _record_change(round_: Round, tournament: Tournament, user: Any, change: dict[str, Any]) -> dict[str, Any]:
+def _record_change(round_: Round, tournament: Tournament, user: Actor, change: dict[str, Any]) -> dict[str, Any]:
     entry = {"n": len(round_.changes or []) + 1, "at": timezone.now().isoformat(), "user": getattr(actor(user), "pk", None),
              **change}
     round_.changes = [*(round_.changes or []), entry]
@@ -480,7 +481,7 @@ def _entry_id(value: Any) -> int:
 
 @transaction.atomic
 def round_draft_swap(*, round: Round, entry_a: Entry | Club | int, entry_b: Entry | Club | int,  # noqa: A002
-                     user: Any) -> Round:
+                     user: Actor) -> Round:
     """Exchange two pairs wherever they sit in a drafted round (a board, a side or the bye); in a
     club-team event exchange two clubs between team matches (``Club`` instances), or two pairs of one
     club in its line-up. Recorded in ``round.changes`` with the warnings it leads to (rematches,
@@ -547,7 +548,7 @@ def _reseat(round_: Round, boards: Sequence[Board]) -> None:
     BoardPair.objects.bulk_create(rows)
 
 
-def _swap_clubs(tournament: Tournament, round_: Round, f: _Field, a: int, b: int, user: Any) -> Round:
+def _swap_clubs(tournament: Tournament, round_: Round, f: _Field, a: int, b: int, user: Actor) -> Round:
     matches = list(TeamMatch.objects.select_for_update().filter(round=round_).order_by("id"))
     placed = {c for m in matches for c in (m.club_a_id, m.club_b_id) if c is not None}
     for who in (a, b):
@@ -595,7 +596,7 @@ def _swap_clubs(tournament: Tournament, round_: Round, f: _Field, a: int, b: int
     return round_
 
 
-def _swap_in_lineup(tournament: Tournament, round_: Round, a: int, b: int, user: Any) -> Round:
+def _swap_in_lineup(tournament: Tournament, round_: Round, a: int, b: int, user: Actor) -> Round:
     pairs = dict(Entry.objects.filter(pk__in=[a, b], tournament=tournament).values_list("pk", "pair__club_id"))
     if len(pairs) != 2 or pairs[a] != pairs[b] or pairs[a] is None:
         raise ValidationFailed("swap_across_clubs",
@@ -615,7 +616,7 @@ def _swap_in_lineup(tournament: Tournament, round_: Round, a: int, b: int, user:
 
 
 @transaction.atomic
-def round_draft_swap_tables(*, round: Round, table_a: int, table_b: int, user: Any) -> Round:  # noqa: A002
+def round_draft_swap_tables(*, round: Round, table_a: int, table_b: int, user: Actor) -> Round:  # noqa: A002
     """Exchange the table numbers of two boards of a drafted round (tablets stay on their tables, so the
     boards move). Recorded in ``round.changes`` with the warnings standing at those two tables.
 
@@ -655,7 +656,7 @@ def round_draft_swap_tables(*, round: Round, table_a: int, table_b: int, user: A
 
 # ---- club team line-ups ------------------------------------------------------------------------------
 @transaction.atomic
-def team_lineup_set(*, team_match: TeamMatch, club: Club | int, entries: Sequence[Entry | int], user: Any) -> TeamMatch:
+def team_lineup_set(*, team_match: TeamMatch, club: Club | int, entries: Sequence[Entry | int], user: Actor) -> TeamMatch:
     """Set a club's line-up for a team match: K of its pairs in board order (slot i meets the other
     club's slot i). Allowed while the round is drafted or published and no game has started on the
     match's boards. Without a line-up a club plays its first K pairs by seed.
@@ -676,7 +677,7 @@ def team_lineup_set(*, team_match: TeamMatch, club: Club | int, entries: Sequenc
     return TeamMatch.objects.get(pk=match.pk)
 
 
-def _lineup_apply(tournament: Tournament, round_: Round, match: TeamMatch, club: Club, lineup: list[int], user: Any) -> None:
+def _lineup_apply(tournament: Tournament, round_: Round, match: TeamMatch, club: Club, lineup: list[int], user: Actor) -> None:
     if Game.objects.filter(board__team_match=match).exists():
         raise Conflict("lineup_fixed", "Play has started on this team match: its line-ups are fixed.")
     k = team_format(match).boards

@@ -12,6 +12,7 @@ from typing import Any
 from django.db import models, transaction
 from django.db.models import ProtectedError, Q
 
+from tournaments.actors import Actor
 from tournaments.models import Club, Entry, Pair, Player, TeamMatch
 
 from ._rules import model_clean, unknown_fields
@@ -31,14 +32,14 @@ def _snapshot(obj: models.Model, fields: tuple[str, ...]) -> dict[str, Any]:
     return out
 
 
-def _save(obj: models.Model, fields: tuple[str, ...], action: str, user: Any,
+def _save(obj: models.Model, fields: tuple[str, ...], action: str, user: Actor,
           before: dict[str, Any] | None = None) -> None:
     model_clean(obj)
     obj.save()
     audit_record(action=action, obj=obj, tournament_id=None, user=user, before=before, after=_snapshot(obj, fields))
 
 
-def _delete(obj: models.Model, fields: tuple[str, ...], action: str, user: Any, used_by: str | None) -> None:
+def _delete(obj: models.Model, fields: tuple[str, ...], action: str, user: Actor, used_by: str | None) -> None:
     if used_by:
         raise Conflict("in_use", f"{obj} cannot be deleted: {used_by} still refer to it.")
     before, pk = _snapshot(obj, fields), obj.pk
@@ -63,7 +64,7 @@ def _apply(obj: models.Model, changes: dict[str, Any], allowed: tuple[str, ...],
 
 
 @transaction.atomic
-def club_create(*, name: str, user: Any, short_name: str = "", town: str = "") -> Club:
+def club_create(*, name: str, user: Actor, short_name: str = "", town: str = "") -> Club:
     """A new club (400 ``name_taken`` when another club has the name)."""
     club = Club(name=name, short_name=short_name, town=town)
     _save(club, CLUB_FIELDS, "club.create", user)
@@ -71,7 +72,7 @@ def club_create(*, name: str, user: Any, short_name: str = "", town: str = "") -
 
 
 @transaction.atomic
-def club_update(*, club: Club, user: Any, **changes: Any) -> Club:
+def club_update(*, club: Club, user: Actor, **changes: Any) -> Club:
     """Change a club's ``name``, ``short_name`` or ``town``."""
     club = Club.objects.select_for_update().get(pk=club.pk)
     before = _apply(club, changes, CLUB_FIELDS, "a club")
@@ -80,7 +81,7 @@ def club_update(*, club: Club, user: Any, **changes: Any) -> Club:
 
 
 @transaction.atomic
-def club_delete(*, club: Club, user: Any) -> None:
+def club_delete(*, club: Club, user: Actor) -> None:
     """Delete a club nobody refers to (409 ``in_use`` while it has players, pairs or team matches)."""
     club = Club.objects.select_for_update().get(pk=club.pk)
     used = [what for what, exists in (
@@ -95,7 +96,7 @@ def club_delete(*, club: Club, user: Any) -> None:
 
 
 @transaction.atomic
-def player_create(*, name: str, user: Any, club: Club | None = None) -> Player:
+def player_create(*, name: str, user: Actor, club: Club | None = None) -> Player:
     """A new player, of ``club`` or of none."""
     player = Player(name=name, club=club)
     _save(player, PLAYER_FIELDS, "player.create", user)
@@ -103,7 +104,7 @@ def player_create(*, name: str, user: Any, club: Club | None = None) -> Player:
 
 
 @transaction.atomic
-def player_update(*, player: Player, user: Any, **changes: Any) -> Player:
+def player_update(*, player: Player, user: Actor, **changes: Any) -> Player:
     """Change a player's ``name`` or ``club``."""
     player = Player.objects.select_for_update().get(pk=player.pk)
     before = _apply(player, changes, PLAYER_FIELDS, "a player")
@@ -112,7 +113,7 @@ def player_update(*, player: Player, user: Any, **changes: Any) -> Player:
 
 
 @transaction.atomic
-def player_delete(*, player: Player, user: Any) -> None:
+def player_delete(*, player: Player, user: Actor) -> None:
     """Delete a player in no pair (409 ``in_use`` otherwise)."""
     player = Player.objects.select_for_update().get(pk=player.pk)
     in_pair = Pair.objects.filter(Q(player_1=player) | Q(player_2=player)).exists()
@@ -129,7 +130,7 @@ def _check_pair(pair: Pair) -> None:
 
 
 @transaction.atomic
-def pair_create(*, player_1: Player, player_2: Player, user: Any, club: Club | None = None, name: str = "",
+def pair_create(*, player_1: Player, player_2: Player, user: Actor, club: Club | None = None, name: str = "",
                 seed: int | None = None) -> Pair:
     """A partnership of two different players (400 ``same_player``), of ``club`` or of none."""
     pair = Pair(player_1=player_1, player_2=player_2, club=club, name=name, seed=seed)
@@ -139,7 +140,7 @@ def pair_create(*, player_1: Player, player_2: Player, user: Any, club: Club | N
 
 
 @transaction.atomic
-def pair_update(*, pair: Pair, user: Any, **changes: Any) -> Pair:
+def pair_update(*, pair: Pair, user: Actor, **changes: Any) -> Pair:
     """Change a pair's ``name``, players, ``club`` or ``seed`` (400 ``same_player``)."""
     pair = Pair.objects.select_for_update().get(pk=pair.pk)
     before = _apply(pair, changes, PAIR_FIELDS, "a pair")
@@ -149,7 +150,7 @@ def pair_update(*, pair: Pair, user: Any, **changes: Any) -> Pair:
 
 
 @transaction.atomic
-def pair_delete(*, pair: Pair, user: Any) -> None:
+def pair_delete(*, pair: Pair, user: Actor) -> None:
     """Delete a pair entered nowhere (409 ``in_use`` while it is entered in a tournament)."""
     pair = Pair.objects.select_for_update().get(pk=pair.pk)
     entered = Entry.objects.filter(pair=pair).exists()

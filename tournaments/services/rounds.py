@@ -16,6 +16,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from tournaments import adapters
+from tournaments.actors import Actor
 from tournaments.formats import DEFAULT_TEAM_FORMAT, FormatError, MatchFormat
 from tournaments.models import Board, BoardPair, Club, Entry, Round, TeamMatch, Tournament
 from tournaments.pairing import PairingError, TeamBoard, team_match_boards
@@ -202,7 +203,7 @@ def round_seat_team_matches(
 
 
 @transaction.atomic
-def round_publish(*, round: Round, user: Any = None) -> Round:  # noqa: A002
+def round_publish(*, round: Round, user: Actor = None) -> Round:  # noqa: A002
     """Drafted -> published: tablets and public pages see the boards. Resolves and stores the rules."""
     round_ = Round.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=round.pk)
     if round_.status != Round.Status.DRAFTED:
@@ -220,7 +221,7 @@ def round_publish(*, round: Round, user: Any = None) -> Round:  # noqa: A002
 
 
 @transaction.atomic
-def round_start_play(*, round: Round, user: Any = None) -> Round:  # noqa: A002
+def round_start_play(*, round: Round, user: Actor = None) -> Round:  # noqa: A002
     """Published -> in play (the organiser starts the clock). Tablets may score from publication."""
     round_ = Round.objects.select_for_update().get(pk=round.pk)
     if round_.status == Round.Status.IN_PLAY:

@@ -14,6 +14,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from tournaments import selectors
+from tournaments.formats import TIE_BREAKS
 from tournaments.models import Tournament
 from web import presenters
 from web.cache import cached_page
@@ -72,6 +73,8 @@ def _standings_context(request: HttpRequest, slug: str) -> dict[str, Any]:
         live_boards=[b for b in boards if not b.is_bye and b.status != "done"],
         byes=[b for b in boards if b.is_bye],
         nav="standings",
+        tie_breaks=[TIE_BREAKS.get(name) for name in tournament.tie_break_order()],
+        bye_policy=tournament.bye_policy_value().describe(),
     )
     if ctx["club_teams"]:
         matches = presenters.team_matches(current, boards) if current else []

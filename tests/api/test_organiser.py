@@ -182,11 +182,15 @@ def test_correction_makes_a_new_version(api: Any, world: World, two_hands: list[
     hand = two_hands[-1]
     etag = api.get(f"/api/v1/hands/{hand.pk}/", **org(world))["ETag"]
     assert etag == '"1"'
-    response = api.put(f"/api/v1/hands/{hand.pk}/", {"hand": hand.record}, format="json", HTTP_IF_MATCH=etag,
+    same = api.put(f"/api/v1/hands/{hand.pk}/", {"hand": hand.record}, format="json", HTTP_IF_MATCH=etag,
+                   **org(world))
+    assert same.status_code == 200 and same.json()["version"] == 1  # the stored record: nothing to change
+    record = {**hand.record, "game": [15, 17]}  # Game to B instead of a tie: the game still ends where it did
+    response = api.put(f"/api/v1/hands/{hand.pk}/", {"hand": record}, format="json", HTTP_IF_MATCH=etag,
                        **org(world))
     assert response.status_code == 200, response.content
     assert response.json()["version"] == 2 and response["ETag"] == '"2"'
-    stale = api.put(f"/api/v1/hands/{hand.pk}/", {"hand": hand.record}, format="json", HTTP_IF_MATCH=etag,
+    stale = api.put(f"/api/v1/hands/{hand.pk}/", {"hand": record}, format="json", HTTP_IF_MATCH=etag,
                     **org(world))
     assert stale.status_code == 412
     history = api.get(f"/api/v1/boards/{world.board.pk}/hands/?game=1", **org(world)).json()

@@ -11,6 +11,7 @@ fits refuses the whole change (409 ``correction_breaks_later_hands``, naming the
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections import defaultdict
 from collections.abc import Mapping
 from typing import Any
@@ -475,6 +476,11 @@ def _refuse_break(board: Board, brk: _Breaks) -> Conflict:
     return conflict("correction_breaks_later_hands", message, board, fields={where: brk.reason})  # type: ignore[return-value]
 
 
+def _same_record(record: Mapping[str, Any], stored: Any) -> bool:
+    """The submitted record is the stored one (as JSON: key order and tuples vs lists do not matter)."""
+    return json.loads(json.dumps(record, sort_keys=True)) == json.loads(json.dumps(stored, sort_keys=True))
+
+
 @refusals_with_state
 @transaction.atomic
 def hand_correct(
@@ -482,6 +488,7 @@ def hand_correct(
 ) -> Hand:
     """The organiser replaces a hand by a new version (same dealer); later hands are rescored as recorded.
 
+    A record equal to the one stored changes nothing (the hand is returned as it is).
     ``void_from`` (a later hand of the same board) is voided first, with every hand after it, in the same
     transaction: how the organiser clears the hands a correction breaks (all or nothing).
 
@@ -503,6 +510,8 @@ def hand_correct(
     game = next((g for g in games if g.pk == current.game_id), None)
     if game is None:
         raise conflict("hand_not_active", f"Game {current.game.number} was voided.", board)
+    if void_from is None and _same_record(record, current.record):
+        return current  # the record already stored: no version, no cleared confirmation, no review flag
     before = (Hand.objects.filter(game=game, status=Hand.Status.ACTIVE, number__lt=current.number)
               .order_by("-number").first())
     rules = adapters.rules_for_game(game)

@@ -124,7 +124,7 @@ def build_tablets(count: int, hands_each: int) -> list[Tablet]:
     rules = "trinidad-tournament"
     tournament = Tournament.objects.create(
         name="API benchmark", slug=f"bench-{uuid.uuid4().hex[:8]}", rules=rules, status="running", published=True,
-        rules_resolved=RuleSet.from_spec(rules).to_dict(), match_format={"kind": "games", "n": 100000},
+        rules_resolved=RuleSet.from_spec(rules).to_dict(), match_format={"kind": "games", "n": 99},
     )
     club = Club.objects.create(name=f"Bench club {tournament.slug}")
     round_ = Round.objects.create(tournament=tournament, number=1, status=Round.Status.PUBLISHED)

@@ -68,12 +68,22 @@ class Tournament(models.Model):
     time_called = models.CharField(max_length=6, choices=_choices(formats.TimeCalled),
                                    default=formats.DEFAULT_TIME_CALLED.value)
     third_place_match = models.BooleanField(default=False)
+    #: Minutes a round may take (the round clock); empty: no limit.
+    round_minutes = models.PositiveSmallIntegerField(null=True, blank=True)
+    #: The venue's time zone, for the clock and the dates shown.
+    time_zone = models.CharField(max_length=64, default="America/Port_of_Spain")
+    #: Pairs must be checked in before a round to be drawn (otherwise present unless marked absent).
+    requires_check_in = models.BooleanField(default=False)
+    #: The entry fee per pair in ``currency`` (recorded as paid at check-in); empty: free.
+    entry_fee = models.DecimalField(max_digits=9, decimal_places=2, null=True, blank=True)
+    currency = models.CharField(max_length=3, default="TTD")
     #: A knockout seeded from another tournament's final standings.
     qualifies_from = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["-starts_on", "name"]
+        permissions = [("organise_events", "May create events and invite organisers")]
 
     def __str__(self) -> str:
         return self.name
@@ -113,10 +123,14 @@ class Tournament(models.Model):
 
 
 class TournamentRole(models.Model):
-    """An organiser of one tournament. Staff users run the admin; organisers act through roles."""
+    """A person's role on one tournament (docs/decisions.md, "Accounts and roles"): the organiser may do
+    everything; a co-organiser everything but deleting the event and giving roles; a scorekeeper checks pairs
+    in, pairs tablets and reads the console."""
 
     class Role(models.TextChoices):
-        ORGANISER = "organiser"
+        ORGANISER = "organiser", "Organiser"
+        CO_ORGANISER = "co_organiser", "Co-organiser"
+        SCOREKEEPER = "scorekeeper", "Scorekeeper"
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="roles")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournament_roles")
@@ -126,7 +140,7 @@ class TournamentRole(models.Model):
         constraints = [models.UniqueConstraint(fields=["tournament", "user"], name="one_role_per_user")]
 
     def __str__(self) -> str:
-        return f"{self.user} organises {self.tournament}"
+        return f"{self.user} is {self.get_role_display().lower()} of {self.tournament}"
 
 
 class Entry(models.Model):
@@ -136,6 +150,9 @@ class Entry(models.Model):
     pair = models.ForeignKey("tournaments.Pair", on_delete=models.PROTECT, related_name="entries")
     seed = models.PositiveIntegerField(null=True, blank=True)
     withdrawn = models.BooleanField(default=False)
+    #: The organiser's labels for prize categories and lists ("ladies", "juniors", ...).
+    tags = models.JSONField(default=list, blank=True)
+    fee_paid = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["seed", "id"]

@@ -6,19 +6,23 @@ first: if any row is bad, nothing is written and every bad row is reported with 
 nothing). With a tournament, each pair is also entered in it with the row's seed.
 
 Refusals (docs/services.md): 400 ``csv_unreadable`` (the file as a whole: encoding, header, size) and
-``csv_rows_invalid`` (``fields``: ``{"line N": why}``, and ``errors``: every ``RowError``); 403
-``not_organiser`` when the user does not organise the tournament.
+``csv_rows_invalid`` (``fields``: ``{"line N": why}``, and ``errors``: every ``RowError`` with its code); 403
+``not_organiser`` when the user does not organise the tournament. A text cell that begins like a
+spreadsheet formula (``= + - @``, a tab or a carriage return; ``tournaments/csvsafe.py``) is an error of its
+row with the code ``formula_cell`` (issue 11 item 5): nothing that would run in a spreadsheet is stored.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import re
 from dataclasses import dataclass
 
 from django.db import transaction
 
 from tournaments.actors import Actor
+from tournaments.csvsafe import FORMULA_CELL, is_formula
 from tournaments.models import AuditEvent, Club, Entry, Pair, Player, Tournament
 
 from ._common import actor, require_organiser
@@ -34,6 +38,8 @@ NAME_MAX = 120  # Player.name and Club.name
 class RowError:
     line: int
     message: str
+    #: ``invalid_row``, or ``formula_cell`` for a cell that begins like a spreadsheet formula.
+    code: str = "invalid_row"
 
     def __str__(self) -> str:
         return f"line {self.line}: {self.message}"
@@ -95,6 +101,18 @@ def _clean(value: str | None) -> str:
     return " ".join((value or "").split())
 
 
+#: A plain number is not a formula, even with a sign (a seed of -3 is refused as a seed, not as a formula).
+_NUMBER = re.compile(r"^\s*[+-]?\d+(\.\d+)?\s*$")
+
+
+def _formula_columns(raw: dict[str, str | None]) -> list[str]:
+    """The columns of a row whose cell, as read, begins like a spreadsheet formula."""
+    return [
+        column for column in REQUIRED_COLUMNS
+        if is_formula(raw.get(column) or "") and not _NUMBER.match(raw.get(column) or "")
+    ]
+
+
 def parse_pairs_csv(data: bytes | str) -> tuple[list[PairRow], list[RowError]]:
     """Read and check every row; no database access. Raises CsvFormatError for a file-level problem."""
     if isinstance(data, bytes):
@@ -128,6 +146,13 @@ def parse_pairs_csv(data: bytes | str) -> tuple[list[PairRow], list[RowError]]:
         values = {key: _clean(raw.get(key)) for key in REQUIRED_COLUMNS}
         if not any(values.values()):
             continue  # a blank line
+        formulas = _formula_columns(raw)
+        if formulas:
+            errors.append(RowError(line, "; ".join(
+                f"{column} begins like a spreadsheet formula (=, +, -, @, a tab or a carriage return): "
+                "write it without that sign" for column in formulas
+            ), code=FORMULA_CELL))
+            continue
         problems: list[str] = []
         for column in ("player_1", "player_2"):
             if not values[column]:

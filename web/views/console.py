@@ -8,7 +8,6 @@ Console pages are never gzipped (they carry CSRF tokens).
 
 from __future__ import annotations
 
-import csv
 import dataclasses
 import re
 from collections.abc import Callable
@@ -23,7 +22,7 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from tournaments import selectors, services
+from tournaments import csvsafe, selectors, services
 from tournaments.errors import DomainError
 from tournaments.models import Board, Game, Hand, Round, Tournament
 from web.forms import HandCorrectionForm, fits_tally_form, parse_record_json, penalty_rows_for, record_json
@@ -455,7 +454,7 @@ def _csv_response(filename: str) -> tuple[HttpResponse, Any]:
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     response.write("\ufeff")  # so spreadsheet programs read UTF-8 (names with accents, ♦)
-    return response, csv.writer(response)
+    return response, csvsafe.writer(response)  # text that begins like a formula gets a quote (issue 11)
 
 
 @login_required

@@ -64,6 +64,7 @@ from tournaments.pairing import (
     round_robin_round,
     round_robin_rounds,
 )
+from tournaments.selectors.availability import requested_byes, round_field
 
 from ._common import actor, require_organiser
 from .audit import audit_record
@@ -93,6 +94,8 @@ class _Field:
     history: History
     entries: dict[int, Entry] = field(default_factory=dict)
     clubs: dict[int, Club] = field(default_factory=dict)
+    #: Entries with a requested bye this round (each gets a bye board; not in ``ranked``).
+    byes: list[int] = field(default_factory=list)
 
     @property
     def ids(self) -> list[int]:
@@ -102,6 +105,23 @@ class _Field:
 def _active_entries(tournament: Tournament) -> list[Entry]:
     return list(Entry.objects.filter(tournament=tournament, withdrawn=False).select_related("pair", "pair__club")
                 .order_by(F("seed").asc(nulls_last=True), "id"))
+
+
+def _follows_check_in(tournament: Tournament) -> bool:
+    """The Swiss draft of pairs is drawn from check-in (docs/decisions.md, "Availability"). A round robin's
+    schedule and a knockout's bracket are fixed, and a club fields a team: their absences are forfeits
+    and substitutes (issue 13)."""
+    return tournament.pairing_system == Tournament.PairingSystem.SWISS and not tournament.is_club_teams
+
+
+def _drawn(tournament: Tournament, number: int, entries: Sequence[Entry]) -> tuple[list[Entry], list[Entry]]:
+    """The entries paired in round ``number`` (present; absent and not checked in are left out) and those
+    with a requested bye; every entry, and no bye, where the draft does not follow check-in."""
+    if not _follows_check_in(tournament):
+        return list(entries), []
+    field_ = round_field(tournament, number)
+    present, byes = set(field_.present), set(field_.byes)
+    return [e for e in entries if e.pk in present], [e for e in entries if e.pk in byes]
 
 
 def _club_order(entries: Sequence[Entry]) -> list[int]:
@@ -138,9 +158,11 @@ def _history(tournament: Tournament, before: int, *, clubs: bool) -> History:
     else:
         rows = Board.objects.filter(round__tournament=tournament, round__number__lt=before).values_list(
             "round__number", "pair_a_id", "pair_b_id")
+    requested = set() if clubs else requested_byes(tournament, before=before)
     for rnd, a, b in rows:
         if b is None:
-            byes.append(PastBye(rnd, a))
+            if (rnd, a) not in requested:  # a requested bye is not the draft's bye: it leaves the bye count alone
+                byes.append(PastBye(rnd, a))
         else:
             boards.append(PastBoard(rnd, a, b))
     return History(boards=tuple(boards), byes=tuple(byes))
@@ -154,10 +176,11 @@ def _field(tournament: Tournament, round_: Round, snapshot: StandingsSnapshot | 
         by_seed = _club_order(entries)
         ranked = _ranked(by_seed, snapshot.clubs if snapshot else [], "club_id", {})
         return _Field(True, ranked, by_seed, history, clubs=Club.objects.in_bulk(by_seed))
-    by_seed = [e.pk for e in entries]
-    club_of = {e.pk: e.pair.club_id for e in entries}
+    playing, byes = _drawn(tournament, round_.number, entries)
+    by_seed = [e.pk for e in playing]
+    club_of = {e.pk: e.pair.club_id for e in playing}
     ranked = _ranked(by_seed, snapshot.rows if snapshot else [], "entry_id", club_of)
-    return _Field(False, ranked, by_seed, history, entries={e.pk: e for e in entries})
+    return _Field(False, ranked, by_seed, history, entries={e.pk: e for e in entries}, byes=[e.pk for e in byes])
 
 
 def _cycles(tournament: Tournament, count: int) -> int:
@@ -206,13 +229,15 @@ def _plan(tournament: Tournament, round_: Round, f: _Field) -> _Plan:
     except PairingError as exc:
         raise _pairing_error(exc) from exc
     status, note = _outlook(tournament, round_, f, draft)
-    return _Plan(_seats(draft), draft, status, note)
+    return _Plan(_seats(draft, f.byes), draft, status, note)
 
 
-def _seats(draft: DraftRound) -> list[tuple[int, int | None, str]]:
+def _seats(draft: DraftRound, requested: Sequence[int] = ()) -> list[tuple[int, int | None, str]]:
+    """The boards in table order, then the draft's bye, then one bye board per requested bye."""
     seats: list[tuple[int, int | None, str]] = [(b.side0, b.side1, b.explanation) for b in sorted(draft.boards, key=lambda b: b.table)]
     if draft.bye is not None:
         seats.append((draft.bye.entrant, None, draft.bye.explanation))
+    seats.extend((entry, None, "requested a bye") for entry in requested)
     return seats
 
 
@@ -341,19 +366,28 @@ def _round_start_locked(*, tournament: Tournament, number: int | None, user: Act
         raise Conflict("previous_round_open", f"Round {open_[0].number} is still open: close it first.")
     entries = _active_entries(tournament)
     club_teams = tournament.is_club_teams
-    size = len(_club_order(entries)) if club_teams else len(entries)
+
+    def size(number: int) -> int:
+        if club_teams:
+            return len(_club_order(entries))
+        drawn, _ = _drawn(tournament, number, entries)
+        if len(drawn) < 2 <= len(entries):
+            raise Conflict("field_too_small", f"Round {number} has {len(drawn)} of {len(entries)} pairs present: "
+                           "a round needs at least two (check pairs in first).")
+        return len(drawn)
+
     tournament_standings_recompute(tournament_id=tournament.pk)
     snapshot = StandingsSnapshot.objects.filter(tournament=tournament).order_by("-created_at", "-id").first()
     if pending:  # an earlier start whose pairing failed or has not run: pair that round again
         round_ = pending[0]
         if number is not None and number != round_.number:
             raise Conflict("round_pending", f"Round {round_.number} is waiting to be paired.")
-        _check_startable(tournament, round_.number, size, entries)
+        _check_startable(tournament, round_.number, size(round_.number), entries)
         round_.paired_from, round_.feasibility_note = snapshot, ""
         round_.save(update_fields=["paired_from", "feasibility_note"])
     else:
         next_number = number if number is not None else (rounds[-1].number + 1 if rounds else 1)
-        _check_startable(tournament, next_number, size, entries)
+        _check_startable(tournament, next_number, size(next_number), entries)
         round_ = round_create(tournament=tournament, number=next_number)
         round_.paired_from = snapshot
         round_.save(update_fields=["paired_from"])

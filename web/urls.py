@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from .views import console, public, tablet
+from .views import console, public, setup, tablet
 
 app_name = "web"
 
@@ -30,6 +30,8 @@ tournament_patterns = [
 
 console_patterns = [
     path("", console.index, name="console"),
+    path("new/", setup.event_wizard, name="console_new"),
+    path("t/<slug:slug>/settings/", setup.settings_page, name="console_settings"),
     path("t/<slug:slug>/", console.tournament, name="console_tournament"),
     path("t/<slug:slug>/live/", console.tournament_live, name="console_live"),
     path("t/<slug:slug>/rounds/<int:number>/action/", console.round_action, name="console_round_action"),

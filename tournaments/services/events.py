@@ -17,6 +17,8 @@ Refusals (docs/services.md): 400 ``unknown_field``, ``required``, ``too_long``, 
 from __future__ import annotations
 
 import datetime as dt
+import functools
+import zoneinfo
 from collections.abc import Mapping
 from typing import Any
 
@@ -37,7 +39,8 @@ from .outbox import outbox_enqueue
 TOURNAMENT_FIELDS = (
     "name", "slug", "venue", "starts_on", "ends_on", "status", "published", "rules", "entrant_type",
     "pairing_system", "match_format", "team_format", "rounds_planned", "tiebreaks", "bye_policy",
-    "club_avoidance", "time_called", "third_place_match", "qualifies_from",
+    "club_avoidance", "time_called", "third_place_match", "qualifies_from", "round_minutes", "time_zone",
+    "requires_check_in", "entry_fee", "currency",
 )
 #: Settings the standings are computed from: a change recomputes them.
 RANKING_FIELDS = frozenset({"entrant_type", "match_format", "team_format", "tiebreaks", "bye_policy"})
@@ -69,6 +72,23 @@ def _team_format(value: Any, path: str) -> dict[str, Any] | None:
     return None if value is None else formats.TeamFormat.from_dict(value, path).to_dict()
 
 
+@functools.cache
+def _time_zones() -> frozenset[str]:
+    return frozenset(zoneinfo.available_timezones())
+
+
+def _time_zone(value: Any, path: str) -> str:
+    if not isinstance(value, str) or value not in _time_zones():
+        raise FormatError("invalid_choice", "A time zone such as America/Port_of_Spain.", path)
+    return value
+
+
+def _currency(value: Any, path: str) -> str:
+    if not isinstance(value, str) or not (len(value) == 3 and value.isascii() and value.isalpha()):
+        raise FormatError("invalid_choice", "A three-letter currency code such as TTD.", path)
+    return value.upper()
+
+
 #: Each registry-checked setting: its canonical stored value, or ``FormatError`` with the field's path.
 _PARSERS: dict[str, Any] = {
     "entrant_type": lambda v, p: _choice(formats.EntrantType, v, p),
@@ -79,6 +99,8 @@ _PARSERS: dict[str, Any] = {
     "tiebreaks": lambda v, p: list(formats.TIE_BREAKS.parse(v, p)),
     "bye_policy": lambda v, p: formats.AwardPolicy.from_dict(v, p).to_dict(),
     "club_avoidance": _club_avoidance,
+    "time_zone": _time_zone,
+    "currency": _currency,
 }
 
 

@@ -14,7 +14,9 @@ from rest_framework import exceptions
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.request import Request
 
+from tournaments import roles
 from tournaments.models import Club, Device, Entry, Pair, Player, Tournament, TournamentRole
+from tournaments.selectors.organiser import role_on
 
 
 def tablet_device(request: Request) -> Device | None:
@@ -30,14 +32,10 @@ def organiser_user(request: Request) -> AbstractBaseUser | None:
     return user if isinstance(user, AbstractBaseUser) else None
 
 
-def organises(user: Any, tournament: Tournament | int) -> bool:
-    """Whether ``user`` may run ``tournament``: staff, or a role on it."""
-    if user is None or not getattr(user, "is_authenticated", False):
-        return False
-    if user.is_staff:
-        return True
-    tournament_id = tournament if isinstance(tournament, int) else tournament.pk
-    return TournamentRole.objects.filter(user=user, tournament_id=tournament_id).exists()
+def organises(user: Any, tournament: Tournament | int, action: str = "read") -> bool:
+    """Whether ``user`` may do ``action`` on ``tournament`` (``tournaments.roles.POLICY``; ``read``: staff,
+    or any role on it)."""
+    return roles.allows(role_on(user, tournament), action)
 
 
 def organised_tournament_ids(user: Any) -> Any:
@@ -45,13 +43,19 @@ def organised_tournament_ids(user: Any) -> Any:
     return TournamentRole.objects.filter(user=user).values("tournament_id")
 
 
-def require_organiser_of(request: Request, tournament: Tournament | int) -> None:
-    """Raise 401 for no organiser credentials, 403 for an organiser of another tournament."""
+def require_organiser_of(request: Request, tournament: Tournament | int, action: str | None = None) -> None:
+    """Raise 401 for no organiser credentials, 403 for an organiser of another tournament (or a role that
+    does not cover ``action``: by default ``read`` for GET/HEAD/OPTIONS, ``manage`` for a write)."""
     user = organiser_user(request)
     if user is None:
         raise exceptions.NotAuthenticated("Sign in as an organiser of this tournament.")
-    if not organises(user, tournament):
+    if action is None:
+        action = "read" if request.method in SAFE_METHODS else "manage"
+    role = role_on(user, tournament)
+    if role is None:
         raise exceptions.PermissionDenied("You are not an organiser of this tournament.", code="not_your_tournament")
+    if not roles.allows(role, action):
+        raise exceptions.PermissionDenied(roles.refusal(role, action), code="role_not_allowed")
 
 
 def registry_entries_filter(obj: Club | Player | Pair) -> Q:

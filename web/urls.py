@@ -7,9 +7,9 @@ in /tablet/pair/<code> is single use and short-lived, and the page drops it from
 from __future__ import annotations
 
 from django.contrib.auth import views as auth_views
-from django.urls import include, path
+from django.urls import include, path, reverse_lazy
 
-from .views import console, public, setup, tablet
+from .views import accounts, console, public, setup, tablet
 
 app_name = "web"
 
@@ -40,11 +40,36 @@ console_patterns = [
     path("t/<slug:slug>/devices/", console.devices, name="console_devices"),
     path("t/<slug:slug>/devices/codes/", console.pairing_codes, name="console_pairing_codes"),
     path("t/<slug:slug>/devices/<int:device_id>/revoke/", console.revoke_device, name="console_revoke_device"),
+    path("t/<slug:slug>/people/", accounts.people, name="console_people"),
+    path("organisers/", accounts.organisers, name="console_organisers"),
     path("t/<slug:slug>/print/pairings/<int:number>/", console.print_pairings, name="console_print_pairings"),
     path("t/<slug:slug>/print/standings/", console.print_standings, name="console_print_standings"),
     path("t/<slug:slug>/print/scoresheets/<int:number>/", console.print_scoresheets, name="console_print_scoresheets"),
     path("t/<slug:slug>/export/standings.csv", console.export_standings, name="console_export_standings"),
     path("t/<slug:slug>/export/results.csv", console.export_results, name="console_export_results"),
+]
+
+# Accounts (web/views/accounts.py): invitations, sign-up, password links, and Django's password reset by
+# e-mail and password change. The links' tokens leave the address at once (kept in the session).
+account_patterns = [
+    path("invite/", accounts.invite, name="invite"),
+    path("invite/<str:token>/", accounts.invite_link, name="invite_link"),
+    path("signup/", accounts.signup, name="signup"),
+    path("password-link/", accounts.password_link_set, name="password_link_set"),
+    path("password-link/<str:token>/", accounts.password_link, name="password_link"),
+    path("password/reset/", auth_views.PasswordResetView.as_view(
+        email_template_name="registration/password_reset_email.txt",
+        subject_template_name="registration/password_reset_subject.txt",
+        success_url=reverse_lazy("web:password_reset_done")), name="password_reset"),
+    path("password/reset/sent/", auth_views.PasswordResetDoneView.as_view(), name="password_reset_done"),
+    path("password/reset/<uidb64>/<token>/", auth_views.PasswordResetConfirmView.as_view(
+        success_url=reverse_lazy("web:password_reset_complete")), name="password_reset_confirm"),
+    path("password/reset/done/", auth_views.PasswordResetCompleteView.as_view(), name="password_reset_complete"),
+    path("password/change/", auth_views.PasswordChangeView.as_view(
+        template_name="registration/account_password_change.html",
+        success_url=reverse_lazy("web:password_change_done")), name="password_change"),
+    path("password/change/done/", auth_views.PasswordChangeDoneView.as_view(
+        template_name="registration/account_password_change_done.html"), name="password_change_done"),
 ]
 
 urlpatterns = [
@@ -54,6 +79,7 @@ urlpatterns = [
     path("tablet/pair/", tablet.pair, name="tablet_pair_form"),
     path("tablet/pair/<str:code>", tablet.pair, name="tablet_pair"),
     path("console/", include(console_patterns)),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/login/", accounts.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/", include(account_patterns)),
 ]

@@ -42,6 +42,7 @@ def qr_svg(data: str) -> str:
 
 class PairingCodesView(TournamentScopedMixin, APIView):
     permission_classes = [IsOrganiser]
+    tournament_action = "pair_tablets"  # a scorekeeper may (tournaments.roles)
 
     @extend_schema(
         operation_id="pairing_codes_create",
@@ -106,7 +107,7 @@ class DeviceRevokeView(APIView):
                                                    "active": False}, response_only=True)],
     )
     def post(self, request: Request, pk: int) -> Response:
-        device = organiser_object(request, Device.objects.all(), "tournament_id", pk=pk)
+        device = organiser_object(request, Device.objects.all(), "tournament_id", action="pair_tablets", pk=pk)
         device = device_revoke(device=device, user=organiser_user(request))
         return Response(DeviceSerializer(device).data)
 

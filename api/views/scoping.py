@@ -26,13 +26,15 @@ def get_or_404(queryset: QuerySet[M], **lookup: Any) -> M:
     return found
 
 
-def organiser_object(request: Request, queryset: QuerySet[M], tournament_path: str, **lookup: Any) -> M:
-    """The object, after checking the caller organises the tournament at ``tournament_path`` on it."""
+def organiser_object(request: Request, queryset: QuerySet[M], tournament_path: str, *, action: str | None = None,
+                     **lookup: Any) -> M:
+    """The object, after checking the caller may do ``action`` (``tournaments.roles``; by default read for
+    a GET, manage for a write) on the tournament at ``tournament_path`` on it."""
     obj = get_or_404(queryset, **lookup)
     tournament_id = obj
     for part in tournament_path.split("."):
         tournament_id = getattr(tournament_id, part)
-    require_organiser_of(request, int(tournament_id))  # type: ignore[arg-type]
+    require_organiser_of(request, int(tournament_id), action)  # type: ignore[arg-type]
     return obj
 
 
@@ -41,12 +43,14 @@ class TournamentScopedMixin:
 
     request: Request
     kwargs: dict[str, Any]
+    #: The role action the view needs (``tournaments.roles``); None: read for a GET, manage for a write.
+    tournament_action: str | None = None
 
     @property
     def tournament(self) -> Tournament:
         cached = getattr(self, "_tournament", None)
         if cached is None:
             cached = get_or_404(Tournament.objects.all(), pk=self.kwargs["tournament_pk"])
-            require_organiser_of(self.request, cached)
+            require_organiser_of(self.request, cached, self.tournament_action)
             self._tournament = cached
         return cached

@@ -86,6 +86,11 @@ DATABASE_URL = os.environ.get("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sql
 DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=True)}
 if DATABASES["default"]["ENGINE"].endswith("postgresql"):
     DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = 5
+elif DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+    # Every transaction takes the write lock when it begins (BEGIN IMMEDIATE) and waits up to 20 s for it:
+    # two tablets writing at once queue instead of failing the lock upgrade of a deferred transaction
+    # ("database is locked", issue 11 item 10). Django 5.1+ reads transaction_mode.
+    DATABASES["default"].setdefault("OPTIONS", {}).update({"transaction_mode": "IMMEDIATE", "timeout": 20})
 else:
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
@@ -100,6 +105,21 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/console/"
 LOGOUT_REDIRECT_URL = "/"
+
+# ---- accounts (docs/decisions.md, "Accounts and roles") ------------------------------------------
+# Self sign-up at /accounts/signup/ (the new account may organise events): off unless the server says so.
+HANGJACK_ALLOW_SIGNUP = env_bool("HANGJACK_ALLOW_SIGNUP", False)
+# Invitations and password resets are mailed when mail is configured (SMTP from the environment); the
+# console always shows the link too, so a venue without mail still works. Development prints mail.
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.smtp.EmailBackend")
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+EMAIL_TIMEOUT = 10
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Hang Jack <hangjack@localhost>")
+PASSWORD_RESET_TIMEOUT = 60 * 60 * 24  # a reset link by mail works for a day
 
 LANGUAGE_CODE = "en-gb"
 TIME_ZONE = "America/Port_of_Spain"

@@ -22,3 +22,6 @@ if "default" in CACHES and CACHES["default"]["BACKEND"].startswith("django_redis
     CACHES["default"]["KEY_PREFIX"] = f"test-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}"
 
 WHITENOISE_AUTOREFRESH = True
+
+# Mail is never sent from tests (pytest-django swaps in the locmem outbox; this is the fallback).
+EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"

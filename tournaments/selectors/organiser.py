@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from django.db.models import Count, Q, QuerySet
 
+from tournaments import roles
 from tournaments.actors import Actor
 from tournaments.errors import NotFound
 from tournaments.models import Board, Device, Game, Hand, Round, Tournament, TournamentRole
@@ -24,8 +25,22 @@ def tournament_by_slug(slug: str) -> Tournament:
 
 
 def has_role(user: Actor, tournament: Tournament) -> bool:
-    """Whether ``user`` holds a role (organiser, scorer...) on the tournament."""
+    """Whether ``user`` holds a role (organiser, co-organiser, scorekeeper) on the tournament."""
     return TournamentRole.objects.filter(user=user, tournament=tournament).exists()
+
+
+def role_on(user: Actor, tournament: Tournament | int) -> str | None:
+    """``user``'s role on the tournament (``TournamentRole.Role`` value), ``roles.STAFF`` for staff, or None
+    (anonymous, or no role). What it allows is ``tournaments.roles.POLICY``'s business."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    if getattr(user, "is_staff", False) or getattr(user, "is_superuser", False):
+        return roles.STAFF
+    tournament_id = tournament if isinstance(tournament, int) else tournament.pk
+    role: str | None = (
+        TournamentRole.objects.filter(user=user, tournament_id=tournament_id).values_list("role", flat=True).first()
+    )
+    return role
 
 
 def organised_tournaments(user: Actor, *, every: bool = False) -> list[Tournament]:

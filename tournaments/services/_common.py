@@ -9,9 +9,11 @@ from typing import ParamSpec, TypeVar
 
 from django.contrib.auth.base_user import AbstractBaseUser
 
+from tournaments import roles
 from tournaments.actors import Actor
-from tournaments.models import Board, Device, Round, TournamentRole
+from tournaments.models import Board, Device, Round
 from tournaments.models.querysets import RoundQuerySet
+from tournaments.selectors.organiser import role_on
 
 from .errors import Conflict, DomainError, NotAllowed
 
@@ -40,17 +42,24 @@ def check_device(board: Board, device: Device | None, *, tournament_id: int, tab
 
 
 def is_organiser(user: Actor, tournament_id: int) -> bool:
-    if user is None or not getattr(user, "is_authenticated", False):
-        return False
-    if getattr(user, "is_superuser", False) or getattr(user, "is_staff", False):
-        return True
-    return TournamentRole.objects.filter(tournament_id=tournament_id, user=user).exists()
+    """Whether ``user`` runs the tournament: staff, its organiser or a co-organiser (``manage``)."""
+    return roles.allows(role_on(user, tournament_id), "manage")
+
+
+def require_role(user: Actor, tournament_id: int, action: str) -> None:
+    """``action`` (``tournaments.roles.POLICY``: ``read``, ``check_in``, ``pair_tablets``, ``manage``,
+    ``tournament_delete``, ``manage_roles``) by ``user`` on the tournament, or 403: ``not_organiser`` without
+    a role on it, ``role_not_allowed`` when the role does not cover the action."""
+    role = role_on(user, tournament_id)
+    if roles.allows(role, action):
+        return
+    raise NotAllowed("not_organiser" if role is None else "role_not_allowed", roles.refusal(role, action))
 
 
 def require_organiser(user: Actor, tournament_id: int) -> None:
-    """Organiser-only operations (staff or a role on the tournament), 403 ``not_organiser`` otherwise."""
-    if not is_organiser(user, tournament_id):
-        raise NotAllowed("not_organiser", "Only an organiser of this tournament may do this.")
+    """The operations that run the event (``manage``: staff, the organiser or a co-organiser), 403
+    ``not_organiser`` (no role) or ``role_not_allowed`` (a scorekeeper) otherwise."""
+    require_role(user, tournament_id, "manage")
 
 
 def conflict(

@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from tournaments.actors import Actor
 from tournaments.models import Device, PairingCode, Tournament
+from tournaments.services._common import actor, require_role
 from tournaments.services.audit import audit_record
 from tournaments.services.errors import Conflict, DomainError, ValidationFailed
 
@@ -52,6 +53,8 @@ def pairing_code_create(*, tournament: Tournament, table: int, user: Actor) -> t
         raise ValidationFailed(
             "table_invalid", f"A table is a number from 1 to {MAX_TABLE}.", fields={"table": "Not a table number."}
         )
+    if actor(user) is not None:
+        require_role(user, tournament.pk, "pair_tablets")  # a scorekeeper may (tournaments.roles)
     if tournament.status == Tournament.Status.FINISHED:
         raise Conflict("tournament_finished", "This tournament has ended: tablets can no longer be paired.")
     clear = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
@@ -130,6 +133,8 @@ def device_revoke(*, device: Device, user: Actor) -> Device:
     """Revoke a tablet: its token is refused from now on (401). Revoking twice changes nothing."""
     with transaction.atomic():
         locked = Device.objects.select_for_update().get(pk=device.pk)
+        if actor(user) is not None:
+            require_role(user, locked.tournament_id, "pair_tablets")
         if locked.revoked_at is None:
             locked.revoked_at = timezone.now()
             locked.save(update_fields=["revoked_at"])

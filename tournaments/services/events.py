@@ -29,7 +29,7 @@ from tournaments.actors import Actor
 from tournaments.formats import FormatError
 from tournaments.models import Entry, Pair, Tournament, TournamentRole
 
-from ._common import STANDINGS_TASK, actor, require_organiser
+from ._common import STANDINGS_TASK, actor, require_organiser, require_role
 from ._rules import model_clean, refuse, rules_resolved, unknown_fields
 from .audit import audit_record
 from .errors import Conflict, ValidationFailed
@@ -221,7 +221,7 @@ def tournament_delete(*, tournament: Tournament, user: Actor) -> None:
     """Delete a tournament that has no rounds yet (409 ``tournament_has_rounds``: finish it instead)."""
     locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if user is not None:
-        require_organiser(user, locked.pk)
+        require_role(user, locked.pk, "tournament_delete")  # the organiser, not a co-organiser
     if locked.rounds.exists():
         raise Conflict("tournament_has_rounds", "A tournament with rounds cannot be deleted; finish it instead.")
     before = {"name": locked.name, "slug": locked.slug}

@@ -102,7 +102,7 @@ def _draft_round(tournament: Tournament, number: int, user: Any) -> Round:
 @login_required
 @require_POST
 def round_action(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    tournament = organiser_tournament(request.user, slug)
+    tournament = organiser_tournament(request.user, slug, "manage")
     action = request.POST.get("action", "")
     user = request.user
     back = HttpResponseRedirect(reverse("web:console_tournament", args=[slug]))
@@ -244,7 +244,7 @@ def _refusal(board: Board, hand: Hand, exc: DomainError, action: str) -> Refusal
 @login_required
 @require_POST
 def board_action(request: HttpRequest, slug: str, board_id: int) -> HttpResponse:
-    tournament = organiser_tournament(request.user, slug)
+    tournament = organiser_tournament(request.user, slug, "manage")
     b = _board_for(tournament, board_id)
     user = request.user
     action = request.POST.get("action", "")
@@ -379,7 +379,7 @@ def pairing_codes(request: HttpRequest, slug: str) -> HttpResponse:
     """Fresh single-use codes for the tables asked for, as a printable sheet with QR codes."""
     from tournaments.services.devices import pairing_code_create
 
-    tournament = organiser_tournament(request.user, slug)
+    tournament = organiser_tournament(request.user, slug, "pair_tablets")
     try:
         tables = _parse_tables(request.POST.get("tables", ""))
     except ValueError:
@@ -406,7 +406,7 @@ def pairing_codes(request: HttpRequest, slug: str) -> HttpResponse:
 def revoke_device(request: HttpRequest, slug: str, device_id: int) -> HttpResponse:
     from tournaments.services.devices import device_revoke
 
-    tournament = organiser_tournament(request.user, slug)
+    tournament = organiser_tournament(request.user, slug, "pair_tablets")
     device = found(selectors.tournament_device, tournament, device_id)
     _run(request, f"Tablet for table {device.table} revoked.", lambda: device_revoke(device=device, user=request.user))
     return HttpResponseRedirect(reverse("web:console_devices", args=[slug]))

@@ -6,7 +6,7 @@ from django.urls import include, path
 from rest_framework.routers import SimpleRouter
 
 from .etag import cached_public
-from .views import auth, boards, devices, people, public, rounds, tablet, tournaments
+from .views import accounts, auth, boards, devices, people, public, rounds, tablet, tournaments
 
 app_name = "api"
 
@@ -36,6 +36,13 @@ organiser_urls = [
     path("tournaments/<int:tournament_pk>/rounds/", rounds.RoundListView.as_view(), name="rounds"),
     path("tournaments/<int:tournament_pk>/pairing-codes/", devices.PairingCodesView.as_view(), name="pairing-codes"),
     path("tournaments/<int:tournament_pk>/devices/", devices.DeviceListView.as_view(), name="devices"),
+    path("tournaments/<int:tournament_pk>/roles/", accounts.RolesView.as_view(), name="roles"),
+    path("tournaments/<int:tournament_pk>/roles/<int:user_id>/", accounts.RoleDetailView.as_view(), name="role"),
+    path("invitations/", accounts.InvitationCreateView.as_view(), name="invitations"),
+    path("invitations/accept/", accounts.InvitationAcceptView.as_view(), name="invitation-accept"),
+    path("invitations/<int:pk>/", accounts.InvitationDetailView.as_view(), name="invitation"),
+    path("password-links/", accounts.PasswordLinkCreateView.as_view(), name="password-links"),
+    path("password-links/use/", accounts.PasswordLinkUseView.as_view(), name="password-link-use"),
     path("devices/<int:pk>/revoke/", devices.DeviceRevokeView.as_view(), name="device-revoke"),
     path("rounds/<int:pk>/", rounds.RoundDetailView.as_view(), name="round"),
     path("rounds/<int:pk>/publish/", rounds.RoundPublishView.as_view(), name="round-publish"),
@@ -64,6 +71,7 @@ urlpatterns = [
     path("auth/login/", auth.LoginView.as_view(), name="login"),
     path("auth/logout/", auth.LogoutView.as_view(), name="logout"),
     path("auth/me/", auth.MeView.as_view(), name="me"),
+    path("auth/signup/", accounts.SignupView.as_view(), name="signup"),
     path("tablet/", include(tablet_urls)),
     path("public/", include(public_urls)),
     *organiser_urls,

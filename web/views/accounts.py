@@ -287,10 +287,12 @@ def _form_status(exc: DomainError) -> int:
 
 
 def _int(value: Any) -> int:
+    """A posted id, or 0 (finds nothing) when it is not one a database row could have."""
     try:
-        return int(value)
+        number = int(value)
     except (TypeError, ValueError):
         return 0
+    return number if 0 < number < 2**63 else 0
 
 
 # ---- the console: organisers ------------------------------------------------------------------------------

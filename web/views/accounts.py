@@ -209,9 +209,12 @@ def _people_page(request: HttpRequest, tournament: Tournament, *, grant: RoleGra
         person.can_reset = may_manage and person.user_id != request.user.pk and accounts.password_link_allowed(  # type: ignore[attr-defined]
             user=person.user, by=request.user)
         person.label = roles.ROLE_LABELS.get(person.role, person.role)  # type: ignore[attr-defined]
+    invitations = account_reads.tournament_invitations(tournament) if may_manage else []
+    for invitation in invitations:
+        invitation.role_label = roles.ROLE_LABELS.get(invitation.role, invitation.role)  # type: ignore[attr-defined]
     context = {
         "tournament": tournament, "cnav": "people", "people": people, "may_manage": may_manage,
-        "invitations": account_reads.tournament_invitations(tournament) if may_manage else [],
+        "invitations": invitations,
         "grant": grant or RoleGrantForm(prefix="grant"),
         "invite": invite_form or RoleInviteForm(prefix="invite"),
         "new_link": new_link, "explanations": [(roles.ROLE_LABELS[r], roles.ROLE_EXPLANATIONS[r]) for r in roles.ROLES],

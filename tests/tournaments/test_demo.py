@@ -262,6 +262,15 @@ def test_each_start_sets_a_fresh_password_that_works(demo, client, db):
     assert client.login(username="organiser", password=second_password)
 
 
+def test_the_printed_login_may_create_events_and_invite(demo, client, db):
+    """Issue 12: the printed organiser does everything the demo needs, inviting organisers included."""
+    (password,) = demo["second"]["login"]
+    assert client.login(username="organiser", password=password)
+    assert client.get("/console/organisers/").status_code == 200
+    people = client.get(f"/console/t/{DEMO_SLUG}/people/")
+    assert people.status_code == 200 and "Make the invitation link" in people.content.decode()
+
+
 def test_each_start_issues_a_fresh_token_and_revokes_the_old_one(demo, db):
     (first_token,), (second_token,) = demo["first"]["token"], demo["second"]["token"]
     assert first_token != second_token

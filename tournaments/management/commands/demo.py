@@ -28,6 +28,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from knox.models import AuthToken
@@ -159,6 +160,8 @@ def organiser_user(tournament: Tournament) -> Any:
         user.set_unusable_password()
         user.save()
     TournamentRole.objects.get_or_create(tournament=tournament, user=user)
+    # "May organise": the printed login also creates events and invites (docs/decisions.md, "Accounts and roles").
+    user.user_permissions.add(Permission.objects.get(content_type__app_label="tournaments", codename="organise_events"))
     return user
 
 

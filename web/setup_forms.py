@@ -37,6 +37,8 @@ STEP_TITLES = {
     "event": "The event", "format": "Entrants and format", "rules": "Rules", "ranking": "Ranking and byes",
     "review": "Check and create",
 }
+#: What the step list and the Next button call each step (a phone's width holds five of these).
+STEP_SHORT = {"event": "Event", "format": "Format", "rules": "Rules", "ranking": "Ranking", "review": "Check"}
 
 
 # ---- widgets: radio buttons that carry each choice's explanation ----------------------------------------
@@ -76,6 +78,10 @@ class SetupForm(forms.Form):
         kwargs.setdefault("label_suffix", "")
         super().__init__(*args, **kwargs)
         self.context = context
+        for field in self.fields.values():
+            if isinstance(field, forms.IntegerField | forms.DecimalField):
+                field.error_messages.update({"min_value": "At least %(limit_value)s.", "max_value": "At most %(limit_value)s.",
+                                             "invalid": "A number, please."})
 
     def settings(self) -> dict[str, Any]:
         """This form's settings from its cleaned data (call after ``is_valid()``)."""
@@ -196,9 +202,9 @@ def team_kind_choices() -> list[tuple[str, str, str]]:
     return [(k["name"], k["label"], k["explanation"]) for k in catalogue()["team_kinds"]]
 
 
-CURRENCIES = (("TTD", "TT$ (Trinidad and Tobago dollars)"), ("XCD", "EC$ (Eastern Caribbean dollars)"),
-              ("BBD", "Bds$ (Barbados dollars)"), ("GYD", "G$ (Guyana dollars)"), ("JMD", "J$ (Jamaican dollars)"),
-              ("USD", "US$"), ("CAD", "C$ (Canadian dollars)"), ("GBP", "£ (pounds sterling)"), ("EUR", "€ (euros)"))
+CURRENCIES = (("TTD", "TTD · TT dollars"), ("XCD", "XCD · EC dollars"), ("BBD", "BBD · Barbados dollars"),
+              ("GYD", "GYD · Guyana dollars"), ("JMD", "JMD · Jamaican dollars"), ("USD", "USD · US dollars"),
+              ("CAD", "CAD · Canadian dollars"), ("GBP", "GBP · pounds sterling"), ("EUR", "EUR · euros"))
 
 
 class FormatForm(SetupForm):
@@ -269,7 +275,9 @@ PRESET_NAMES = {"trinidad": "Trinidad (as at home)", "trinidad-tournament": "Tri
 
 
 def _kicks(rules: RuleSet) -> str:
-    return ", ".join(f"{rank.symbol} {points}" for rank, points in rules.kick_points) or "none"
+    """``A 1, 6 2, J 3``: as a chalk sheet lists them, fewest points first."""
+    kicks = sorted(rules.kick_points, key=lambda rp: (rp[1], -rp[0]))
+    return ", ".join(f"{rank.symbol} {points}" for rank, points in kicks) or "none"
 
 
 def describe_preset(rules: RuleSet) -> str:
@@ -307,7 +315,7 @@ RULE_TEXT: dict[str, tuple[str, str]] = {
     "jack_points": ("Points for the jack", "Jack won by its holder's side."),
     "gift_points": ("Points of a gift (“give one”)", "Scored by the beggar's side when the dealer gives."),
     "gift_can_win": ("A gift may end the game", "Untick if a gift never takes a side to the winning score."),
-    "renege": ("What a renege costs", "Two tiers is the Trinidad rule."),
+    "renege": ("What a renege costs", ""),
     "revoke_points": ("Points to each opponent for a renege", "For a renege that does not lose the game."),
     "revoke_bars_game": ("A side that reneges cannot score Game", ""),
     "undertrump": ("Undertrumping", "Some T&T sheets forbid it: the offender loses the game."),
@@ -318,19 +326,27 @@ RULE_TEXT: dict[str, tuple[str, str]] = {
     "low": ("Who scores Low", ""),
     "game_tie": ("Game when the sides tie", ""),
 }
-CHOICE_TEXT: dict[tuple[str, str], str] = {
-    ("follow", "follow_or_trump"): "Follow suit or trump",
-    ("follow", "trump_only"): "Trump to a trump lead; otherwise any card",
-    ("undertrump", "allowed"): "Allowed", ("undertrump", "forbidden"): "Forbidden (the offender loses the game)",
-    ("low", "dealt"): "The side dealt the lowest trump", ("low", "captured"): "The side that captures it",
-    ("game_tie", "none"): "Nobody scores Game", ("game_tie", "non_dealer"): "The side that did not deal",
-    ("renege", "two_tier"): "Two tiers: a top-five trump loses the game, any other costs points",
-    ("renege", "one_point"): "Every renege costs points", ("renege", "lose_game"): "Every renege loses the game",
+#: Each choice of an option with named values (the engine's words): a short label and what it means
+#: (docs/rules.md section 9).
+CHOICE_TEXT: dict[tuple[str, str], tuple[str, str]] = {
+    ("follow", "follow_or_trump"): ("Follow suit or trump", "A player who cannot follow suit may trump or throw off."),
+    ("follow", "trump_only"): ("Trump and play anything", "Only a trump lead must be followed; to any other "
+                                                          "lead any card may be played."),
+    ("undertrump", "allowed"): ("Allowed", "A player may play a lower trump than one already on the trick."),
+    ("undertrump", "forbidden"): ("Forbidden", "An illegal undertrump loses the game."),
+    ("low", "dealt"): ("The side dealt it", "Low goes to the side dealt the lowest trump in play."),
+    ("low", "captured"): ("The side that captures it", "Lancashire: Low goes to the side that wins the lowest trump."),
+    ("game_tie", "none"): ("Nobody", "When the sides tie for the most card points, nobody scores Game."),
+    ("game_tie", "non_dealer"): ("The side that did not deal", "Seven Up: the tied side that did not deal scores Game."),
+    ("renege", "two_tier"): ("Two tiers (Trinidad)", "A renege holding a top-five trump loses the game; any other "
+                                                     "gives each opponent the renege points."),
+    ("renege", "one_point"): ("Always points", "Every renege gives each opponent the renege points."),
+    ("renege", "lose_game"): ("Always loses the game", "Every renege loses the game."),
 }
 
 
 def choice_label(option: str, value: str) -> str:
-    return CHOICE_TEXT.get((option, value), value.replace("_", " ").capitalize())
+    return CHOICE_TEXT.get((option, value), (value.replace("_", " ").capitalize(), ""))[0]
 
 
 def _option_types() -> dict[str, Any]:
@@ -338,10 +354,8 @@ def _option_types() -> dict[str, Any]:
 
 
 def rule_bounds() -> dict[str, dict[str, Any]]:
-    """Each option's bounds and explanation from the registry's catalogue (``rule_options``) when it lists
-    them; an option it does not list is bounded by the engine alone."""
-    listed = catalogue().get("rule_options") or []
-    return {o["name"]: o for o in listed if isinstance(o, Mapping) and "name" in o}
+    """Each option's bounds (``min``, ``max``) and explanation, as the registry's catalogue lists them."""
+    return {o["name"]: o for o in catalogue()["rule_options"]}
 
 
 def rule_option_field(name: str, bounds: Mapping[str, Any]) -> forms.Field:
@@ -352,8 +366,8 @@ def rule_option_field(name: str, bounds: Mapping[str, Any]) -> forms.Field:
     if kind is bool:
         return forms.BooleanField(required=False, label=label, help_text=help_text)
     if choices:
-        return forms.ChoiceField(choices=[(c, choice_label(name, c)) for c in choices], label=label,
-                                 help_text=help_text)
+        return _radio([(c, *CHOICE_TEXT.get((name, c), (c.replace("_", " ").capitalize(), ""))) for c in choices],
+                      label=label, help_text=help_text)
     low = spec.get("min", 0)
     high = spec.get("max")
     if help_text and high is not None:
@@ -651,6 +665,12 @@ class Line:
     label: str
     value: str
     explanation: str = ""
+    #: A list shown under the value (the tie-breaks, each with its sentence).
+    items: list[tuple[str, str]] = dataclasses.field(default_factory=list)
+
+
+def _day(day: dt.date, *, weekday: bool = False) -> str:
+    return f"{day:%A} {day.day} {day:%B %Y}" if weekday else f"{day.day} {day:%B %Y}"
 
 
 def describe(settings: Mapping[str, Any]) -> list[tuple[str, str, list[Line]]]:
@@ -660,8 +680,8 @@ def describe(settings: Mapping[str, Any]) -> list[tuple[str, str, list[Line]]]:
     event.append(Line("Name", name))
     starts, ends = settings.get("starts_on"), settings.get("ends_on")
     if starts:
-        when = f"{starts:%A %d %B %Y}" if not ends or ends == starts else f"{starts:%d %B %Y} to {ends:%d %B %Y}"
-        event.append(Line("When", when))
+        event.append(Line("When", _day(starts, weekday=True) if not ends or ends == starts
+                          else f"{_day(starts)} to {_day(ends)}"))
     event.append(Line("Venue", settings.get("venue") or "not given"))
     event.append(Line("Time zone", str(settings.get("time_zone", "")).replace("_", " ")))
 
@@ -703,11 +723,10 @@ def describe(settings: Mapping[str, Any]) -> list[tuple[str, str, list[Line]]]:
             rules_lines.append(Line(f"Changed: {label}", _value_words(option, value),
                                     f"The preset has {_value_words(option, was)}." if base else ""))
 
-    ranking = []
     names = list(settings.get("tiebreaks") or formats.DEFAULT_TIE_BREAKS)
-    for i, tb_name in enumerate(names, 1):
-        tb = formats.TIE_BREAKS.get(tb_name)
-        ranking.append(Line("Ranked by" if i == 1 else f"Then {i}.", tb.label, tb.explanation))
+    order = [formats.TIE_BREAKS.get(n) for n in names]
+    ranking = [Line("Ties broken by", ", then ".join(tb.label for tb in order),
+                    items=[(tb.label, tb.explanation) for tb in order])]
     policy = formats.AwardPolicy.from_dict(settings.get("bye_policy"))
     ranking.append(Line("A bye", bye_label(policy), policy.describe()))
     level = settings.get("club_avoidance", formats.DEFAULT_CLUB_AVOIDANCE.level)
@@ -755,3 +774,22 @@ def setting_words(tournament: Tournament) -> dict[str, str]:
     words["round_minutes"] = f"{tournament.round_minutes} minutes" if tournament.round_minutes else "No time limit"
     words["third_place_match"] = "Yes" if tournament.third_place_match else "No"
     return words
+
+
+def error_list(forms: Iterable[SetupForm]) -> list[dict[str, str]]:
+    """Every field's error for a summary above the form, each linking to its field (or its section)."""
+    out = []
+    for form in forms:
+        for name, errors in form.errors.items():
+            if name not in form.fields:
+                continue
+            field = form[name]
+            if getattr(form.fields[name], "fixed_reason", None):
+                anchor = f"s-{form.prefix}"
+            elif name == "tiebreaks":
+                anchor = "tiebreaks"
+            else:
+                anchor = field.auto_id
+            for message in errors:
+                out.append({"label": str(field.label), "message": str(message), "anchor": anchor})
+    return out

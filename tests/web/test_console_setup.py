@@ -208,7 +208,7 @@ def test_the_wizard_creates_the_event_with_its_settings_in_canonical_form(client
     assert not t.published
     assert TournamentRole.objects.filter(tournament=t, user=maker, role="organiser").exists()
     page = client_of.get(created["Location"])
-    assert "add the pairs, then check them in" in page.content.decode()
+    assert "add the pairs" in page.content.decode() and "then check them in on the day" in page.content.decode()
 
 
 def test_tie_breaks_are_ordered_with_buttons_that_need_no_javascript(client_of):
@@ -549,3 +549,112 @@ def sf_fixed(tournament: Tournament) -> dict[str, str]:
     from web.views.setup import fixed_now
 
     return fixed_now(tournament)
+
+
+# ---- in a browser, at a phone's, a tablet's and a laptop's width ------------------------------------------
+
+WIDTHS = [(360, 780), (768, 1024), (1366, 900)]
+LAUNCH_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+
+
+def shots_dir() -> Any:
+    """docs/screenshots/organiser/ when KEEP_SCREENSHOTS is set (the judged copies), else test-artifacts/."""
+    import os
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    folder = root / "docs" / "screenshots" / "organiser" if os.environ.get("KEEP_SCREENSHOTS") else root / "test-artifacts" / "organiser"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def axe_violations(page: Any) -> list[str]:
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    return [f"{v['id']}: {v['nodes'][0]['target']}" for v in results.response["violations"] if v["id"] != "region"]
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(("width", "height"), WIDTHS, ids=[str(w) for w, _ in WIDTHS])
+def test_the_wizard_in_a_browser(live_server, width, height):
+    import os
+
+    from playwright.sync_api import sync_playwright
+
+    from tests.conftest import chromium_path
+
+    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    user = may_organise(make_user(f"browser{width}"))
+    earlier = services.tournament_create(user=user, name="Couva Open 2024", slug=f"couva-2024-{width}",
+                                         starts_on=dt.date(2024, 8, 3), venue="Couva Community Centre")
+    session = Client()
+    session.force_login(user)
+    folder = shots_dir()
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium_path(), args=LAUNCH_ARGS)
+        context = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=1,
+                                      locale="en-GB")
+        context.set_default_timeout(10_000)
+        context.add_cookies([{"name": "sessionid", "value": session.cookies["sessionid"].value, "url": live_server.url}])
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+
+        def shot(name: str) -> None:
+            assert not axe_violations(page), (name, axe_violations(page))
+            overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+            assert overflow <= 0, f"{name} scrolls sideways by {overflow}px at {width}px"
+            page.screenshot(path=str(folder / f"{name}-{width}.png"), full_page=True)
+            page.mouse.wheel(0, 1)  # a full-page shot leaves stale positions behind (tests/web/test_browser.py)
+            page.mouse.wheel(0, -1)
+
+        page.goto(f"{live_server.url}/console/")
+        page.get_by_role("link", name="Create an event").click()
+        page.fill("#id_event-name", "Couva Open 2025")
+        page.fill("#id_event-starts_on", "2025-08-02")
+        page.fill("#id_event-venue", "Couva Community Centre")
+        page.select_option("#id_event-copy_from", str(earlier.pk))
+        shot("wizard-step1")
+        page.get_by_role("button", name="Next: Format").click()
+
+        page.wait_for_selector("text=Step 2 of 5")
+        page.check("#id_format-requires_check_in")
+        page.fill("#id_format-round_minutes", "60")
+        page.fill("#id_format-entry_fee", "50")
+        shot("wizard-step2")
+        page.get_by_role("button", name="Next: Rules").click()
+
+        page.wait_for_selector("text=Step 3 of 5")
+        page.fill("#id_rules-target", "21")
+        shot("wizard-step3")
+        page.get_by_role("button", name="Next: Ranking").click()
+
+        page.wait_for_selector("text=Step 4 of 5")
+        page.get_by_role("button", name="Move Wins up").click()
+        page.wait_for_selector("#tb-wins")
+        assert page.inner_text("ol.tb-list li >> nth=0").startswith("Wins")
+        page.get_by_text("Add a tie-break").click()
+        shot("wizard-step4")
+        page.get_by_role("button", name="Next: Check").click()
+
+        page.wait_for_selector("text=Step 5 of 5")
+        assert "First to 2 games" in page.inner_text("main")
+        shot("wizard-step5")
+        page.get_by_role("button", name="Create the event").click()
+        page.wait_for_url(re.compile(r"/console/t/couva-open-2025"))
+        assert "add the pairs" in page.inner_text("main")
+        shot("created")
+
+        page.goto(f"{live_server.url}/console/t/couva-open-2025/settings/")
+        shot("settings")
+        page.fill("#id_format-rounds_planned", "0")
+        page.get_by_role("button", name="Save changes").last.click()
+        page.wait_for_selector(".field-error")
+        shot("settings-refused")
+        assert not errors, errors
+        browser.close()
+    t = Tournament.objects.get(slug="couva-open-2025")
+    assert t.tiebreaks[0] == "wins" and t.rules == {"preset": "trinidad-tournament", "target": 21}

@@ -24,8 +24,9 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
-from django.urls import reverse
+from django.urls import NoReverseMatch, reverse
 from django.utils.decorators import method_decorator
+from django.utils.html import format_html
 from django.utils.text import slugify
 from django.views.decorators.cache import never_cache
 from formtools.wizard.forms import ManagementForm
@@ -34,18 +35,12 @@ from formtools.wizard.views import SessionWizardView
 from tournaments import formats, selectors, services
 from tournaments.errors import DomainError, NotFound
 from tournaments.models import Tournament
+from tournaments.services import accounts
 from web import setup_forms as sf
 from web.permissions import organiser_tournament
 
 FORMS = [("event", sf.EventForm), ("format", sf.FormatForm), ("rules", sf.RulesForm),
          ("ranking", sf.RankingForm), ("review", sf.ReviewForm)]
-
-
-def may_organise(user: Any) -> bool:
-    """Whether ``user`` may create events: staff, or the account permission "may organise"."""
-    if not getattr(user, "is_authenticated", False):
-        return False
-    return bool(user.is_staff or user.has_perm("tournaments.organise_events"))
 
 
 def unique_slug(name: str) -> str:
@@ -70,7 +65,7 @@ class EventWizard(SessionWizardView):
     def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
-        if not may_organise(request.user):
+        if not accounts.may_organise(request.user):
             raise PermissionDenied("Creating events needs the organiser's permission: ask staff or an organiser "
                                    "to invite you.")
         return super().dispatch(request, *args, **kwargs)
@@ -183,8 +178,7 @@ class EventWizard(SessionWizardView):
         except DomainError as exc:
             return self.show_refusal(exc)
         self.storage.reset()
-        messages.success(self.request, f"{tournament.name} is created. Next: add the pairs, then check them in "
-                                       "on the day, then pair and start round 1.")
+        messages.success(self.request, next_steps(tournament))
         return HttpResponseRedirect(reverse("web:console_tournament", args=[tournament.slug]))
 
     def show_refusal(self, exc: DomainError) -> HttpResponse:
@@ -204,11 +198,12 @@ class EventWizard(SessionWizardView):
         context = super().get_context_data(form=form, **kwargs)
         current = self.steps.current
         index = sf.STEPS.index(current)
-        context["step_list"] = [{"name": s, "title": sf.STEP_TITLES[s], "number": i + 1,
+        context["step_list"] = [{"name": s, "title": sf.STEP_SHORT[s], "number": i + 1,
                                  "state": "done" if i < index else ("current" if i == index else "todo")}
                                 for i, s in enumerate(sf.STEPS)]
         context["step_title"] = sf.STEP_TITLES[current]
-        context["next_title"] = sf.STEP_TITLES[sf.STEPS[index + 1]] if index + 1 < len(sf.STEPS) else None
+        context["next_title"] = sf.STEP_SHORT[sf.STEPS[index + 1]] if index + 1 < len(sf.STEPS) else None
+        context["error_list"] = sf.error_list([form])
         context["copy_source"] = self.copy_source()
         if current == "review":
             settings = self.settings_before("review")
@@ -217,6 +212,17 @@ class EventWizard(SessionWizardView):
 
 
 event_wizard = EventWizard.as_view()
+
+
+def next_steps(tournament: Tournament) -> str:
+    """What a new event's organiser does next, with a link to the entries when the console has them."""
+    try:
+        entries = reverse("web:console_entries", args=[tournament.slug])
+    except NoReverseMatch:
+        return (f"{tournament.name} is created. Next: add the pairs, then check them in on the day, then pair and "
+                "start round 1.")
+    return format_html("{} is created. Next: <a href=\"{}\">add the pairs</a>, then check them in on the day, then "
+                       "pair and start round 1.", tournament.name, entries)
 
 
 # ---- an event's settings, one page ---------------------------------------------------------------------------
@@ -344,7 +350,7 @@ def _render_settings(request: HttpRequest, tournament: Tournament, forms: Mappin
     return render(request, "console/settings.html", {
         "tournament": tournament, "cnav": "settings", "forms": forms, "fixed": fixed, "reasons": reasons,
         "refusals": refusals, "summary": summary, "words": sf.setting_words(tournament),
-        "has_errors": any(f.errors for f in forms.values()),
+        "error_list": sf.error_list(forms.values()),
     })
 
 

@@ -135,7 +135,9 @@ class LoginRateLimitMiddleware:
     and the organiser console). Counters live in the cache and fail open when it is down.
     """
 
-    DEFAULT_PATHS = ("/admin/login/", "/accounts/login/")
+    #: the sign-in forms, and the account forms that take a password or send mail (web/urls.py)
+    DEFAULT_PATHS = ("/admin/login/", "/accounts/login/", "/accounts/signup/", "/accounts/invite/",
+                     "/accounts/password-link/", "/accounts/password/reset/")
     PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
@@ -174,14 +176,17 @@ class LoginRateLimitMiddleware:
 
 
 class RedactSecretsFilter(logging.Filter):
-    """Take tablet pairing codes (``/tablet/pair/<code>``) and Authorization values out of log records.
+    """Take tablet pairing codes (``/tablet/pair/<code>``), the tokens of invitation, password and reset
+    links (``/accounts/invite/<token>/``, ``/accounts/password-link/<token>/``,
+    ``/accounts/password/reset/<uid>/<token>/``) and Authorization values out of log records.
 
     Django logs the path of a request that failed ("Internal Server Error: /tablet/pair/..."); with this
     filter on the handler the line reads ``/tablet/pair/…``. Installed by the production settings.
     """
 
     PATTERNS = (
-        (re.compile(r"(/tablet/pair/)[^/?\s\"']+"), r"\1…"),
+        (re.compile(r"(/tablet/pair/|/accounts/invite/|/accounts/password-link/)[^/?\s\"']+"), r"\1…"),
+        (re.compile(r"(/accounts/password/reset/[^/?\s\"']+/)[^/?\s\"']+"), r"\1…"),
         (re.compile(r"(?i)((?:Token|Bearer|Device)\s+)[A-Za-z0-9._~+/=-]{8,}"), r"\1…"),
     )
 

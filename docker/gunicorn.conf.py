@@ -1,7 +1,8 @@
 """gunicorn settings for the web container (``gunicorn --config docker/gunicorn.conf.py config.wsgi:application``).
 
-Access lines go to stdout with the tablet pairing code in ``/tablet/pair/<code>`` replaced by ``…``: a
-code is single use and short-lived, but no credential belongs in a log (docs/security.md).
+Access lines go to stdout with the tablet pairing code in ``/tablet/pair/<code>`` (and the token of an
+invitation, password or reset link under ``/accounts/``) replaced by ``…``: a code is single use and
+short-lived, but no credential belongs in a log (docs/security.md).
 """
 
 from __future__ import annotations
@@ -26,11 +27,13 @@ accesslog = "-"
 errorlog = "-"
 access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms "%(a)s"'
 
-PAIRING_CODE = re.compile(r"(/tablet/pair/)[^/?\s\"]+")
+PAIRING_CODE = re.compile(r"(/tablet/pair/|/accounts/invite/|/accounts/password-link/)[^/?\s\"]+")
+RESET_TOKEN = re.compile(r"(/accounts/password/reset/[^/?\s\"]+/)[^/?\s\"]+")
 
 
 def redact(text: str) -> str:
-    return PAIRING_CODE.sub(r"\1…", text)
+    """Pairing codes and the tokens of invitation, password and reset links, out of a log line."""
+    return RESET_TOKEN.sub(r"\1…", PAIRING_CODE.sub(r"\1…", text))
 
 
 class RedactingLogger(Logger):

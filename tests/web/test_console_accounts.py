@@ -366,3 +366,39 @@ def test_the_account_pages_use_the_shared_styles(owner_client, event):
         assert 'name="viewport" content="width=device-width, initial-scale=1"' in text
         assert "style=" not in text
         assert text.count("<table") == text.count('class="scroll"')
+
+
+# ---- no link token in a log; the account forms rate-limited --------------------------------------------------
+
+
+def test_link_tokens_never_reach_a_log():
+    import runpy
+    from pathlib import Path
+
+    from config.middleware import RedactSecretsFilter
+
+    gunicorn = runpy.run_path(str(Path(__file__).resolve().parents[2] / "docker" / "gunicorn.conf.py"))["redact"]
+    token = "Xq3v9PzL0cT2mB7n-R4sW8yD1fH6jK5aE0uG3iO9pQ2w"
+    for redact in (gunicorn, RedactSecretsFilter.redact):
+        for line, kept in ((f'"GET /accounts/invite/{token}/ HTTP/1.1"', '"GET /accounts/invite/…/ HTTP/1.1"'),
+                           (f"/accounts/password-link/{token}/", "/accounts/password-link/…/"),
+                           (f"/accounts/password/reset/MQ/{token[:20]}/", "/accounts/password/reset/MQ/…/"),
+                           ("/accounts/password/reset/done/", "/accounts/password/reset/done/"),
+                           ("/tablet/pair/7KQ2M9XD4R", "/tablet/pair/…")):
+            assert redact(line) == kept, (redact, line)
+
+
+@pytest.mark.parametrize("path", ["/accounts/signup/", "/accounts/invite/", "/accounts/password-link/",
+                                  "/accounts/password/reset/"])
+def test_the_account_forms_are_rate_limited(client, path):
+    from django.conf import settings
+    from django.core.cache import cache
+
+    cache.clear()
+    limited = override_settings(
+        REST_FRAMEWORK={**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"login": "2/min"}},
+        MIDDLEWARE=["config.middleware.LoginRateLimitMiddleware", *settings.MIDDLEWARE])
+    with limited:
+        codes = [client.post(path, {"username": "x"}, REMOTE_ADDR="10.0.0.7").status_code for _ in range(3)]
+    assert codes[2] == 429 and 429 not in codes[:2]
+    cache.clear()

@@ -6,6 +6,17 @@ HackSoft style: ``<entity>_<verb>(*, ...)``, typed, one transaction each, lockin
 ``errors.DomainError`` subclasses. docs/services.md documents every service and error code.
 """
 
+from .accounts import (
+    invitation_accept,
+    invitation_create,
+    invitation_revoke,
+    organiser_grant,
+    password_link_issue,
+    password_link_use,
+    role_grant,
+    role_revoke,
+    signup,
+)
 from .audit import audit_record
 from .boards import board_call_help, board_help_clear, board_results_refresh, board_seat, team_match_refresh
 from .confirmations import game_confirm, round_close, round_confirm_all
@@ -63,6 +74,9 @@ __all__ = [
     "round_close", "round_confirm_all", "round_create", "round_pair_rotation", "round_publish",
     "round_seat_boards", "round_seat_team_matches", "round_start_play", "team_match_refresh",
     "tournament_rules_resolve",
+    # accounts and roles (docs/services.md)
+    "invitation_accept", "invitation_create", "invitation_revoke", "organiser_grant", "password_link_issue",
+    "password_link_use", "role_grant", "role_revoke", "signup",
     # pairing and standings
     "round_draft_swap", "round_draft_swap_tables", "round_pair", "round_start", "team_lineup_set",
     "tournament_standings_recompute",

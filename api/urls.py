@@ -6,7 +6,7 @@ from django.urls import include, path
 from rest_framework.routers import SimpleRouter
 
 from .etag import cached_public
-from .views import accounts, auth, boards, devices, people, public, rounds, tablet, tournaments
+from .views import accounts, auth, boards, devices, people, public, registration, rounds, tablet, tournaments
 
 app_name = "api"
 
@@ -32,6 +32,16 @@ tablet_urls = [
 
 organiser_urls = [
     path("", include(router.urls)),
+    path("tournaments/<int:tournament_pk>/entries/import/preview/", registration.ImportPreviewView.as_view(),
+         name="entries-import-preview"),
+    path("tournaments/<int:tournament_pk>/entries/import/check/", registration.ImportCheckView.as_view(),
+         name="entries-import-check"),
+    path("tournaments/<int:tournament_pk>/entries/import/", registration.ImportCommitView.as_view(),
+         name="entries-import"),
+    path("tournaments/<int:tournament_pk>/entries/<int:entry_pk>/availability/<int:number>/",
+         registration.AvailabilityView.as_view(), name="entry-availability"),
+    path("tournaments/<int:tournament_pk>/availability/<int:number>/", registration.RoundFieldView.as_view(),
+         name="availability"),
     path("tournaments/<int:tournament_pk>/", include(entries.urls)),
     path("tournaments/<int:tournament_pk>/rounds/", rounds.RoundListView.as_view(), name="rounds"),
     path("tournaments/<int:tournament_pk>/pairing-codes/", devices.PairingCodesView.as_view(), name="pairing-codes"),

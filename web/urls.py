@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.contrib.auth import views as auth_views
 from django.urls import include, path, reverse_lazy
 
-from .views import accounts, console, public, setup, tablet
+from .views import accounts, console, public, registration, setup, tablet
 
 app_name = "web"
 
@@ -26,6 +26,7 @@ tournament_patterns = [
     path("clubs/", public.clubs, name="clubs"),
     path("clubs/<int:club_id>/", public.club, name="club"),
     path("stats/", public.stats, name="stats"),
+    path("entries/", registration.public_entries, name="public_entries"),
 ]
 
 console_patterns = [
@@ -41,6 +42,11 @@ console_patterns = [
     path("t/<slug:slug>/devices/codes/", console.pairing_codes, name="console_pairing_codes"),
     path("t/<slug:slug>/devices/<int:device_id>/revoke/", console.revoke_device, name="console_revoke_device"),
     path("t/<slug:slug>/people/", accounts.people, name="console_people"),
+    path("t/<slug:slug>/entries/", registration.entries, name="console_entries"),
+    path("t/<slug:slug>/entries/add/", registration.entry_add, name="console_entry_add"),
+    path("t/<slug:slug>/entries/import/", registration.entries_import, name="console_entries_import"),
+    path("t/<slug:slug>/entries/<int:entry_id>/", registration.entry_edit, name="console_entry_edit"),
+    path("t/<slug:slug>/check-in/", registration.check_in, name="console_check_in"),
     path("organisers/", accounts.organisers, name="console_organisers"),
     path("t/<slug:slug>/print/pairings/<int:number>/", console.print_pairings, name="console_print_pairings"),
     path("t/<slug:slug>/print/standings/", console.print_standings, name="console_print_standings"),

@@ -75,10 +75,21 @@ class EntrySerializer(serializers.ModelSerializer):
     pair_name = serializers.CharField(source="pair.display_name", read_only=True)
     club = serializers.IntegerField(source="pair.club_id", read_only=True, allow_null=True)
     seed = serializers.IntegerField(min_value=1, max_value=100_000, allow_null=True, required=False)
+    tags = serializers.JSONField(required=False, help_text='Labels for prize lists: ["ladies", "juniors"] or '
+                                 '"ladies; juniors" (normalised by the service). Set them once the pair is entered.')
+    fee_paid = serializers.BooleanField(required=False, help_text="The entry fee paid. Set it once the pair is entered.")
 
     class Meta:
         model = Entry
-        fields = ["id", "pair", "pair_name", "club", "seed", "withdrawn"]
+        fields = ["id", "pair", "pair_name", "club", "seed", "withdrawn", "tags", "fee_paid"]
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if self.instance is None:
+            early = {name: "Set it with a PATCH once the pair is entered." for name in ("tags", "fee_paid")
+                     if name in attrs}
+            if early:
+                raise serializers.ValidationError(early)
+        return attrs
 
 
 class RoundSerializer(serializers.ModelSerializer):

@@ -22,11 +22,11 @@ from tournaments.models import Entry, Tournament
 from tournaments.services import (
     entry_create,
     entry_delete,
-    entry_update,
     tournament_create,
     tournament_delete,
     tournament_update,
 )
+from tournaments.services.checkin import entry_details_set
 
 from ..filters import EntryFilter, TournamentFilter
 from ..permissions import (
@@ -58,7 +58,7 @@ TOURNAMENT_REQUEST = {
     "bye_policy": "league",
 }
 ENTRY_EXAMPLE = {"id": 12, "pair": 4, "pair_name": "Kenrick Baptiste & Ria Mohammed", "club": 1, "seed": 2,
-                 "withdrawn": False}
+                 "withdrawn": False, "tags": ["ladies"], "fee_paid": True}
 
 
 def _examples(request: dict[str, Any], response: dict[str, Any]) -> list[OpenApiExample]:
@@ -143,8 +143,10 @@ class TournamentViewSet(viewsets.ModelViewSet):
     retrieve=extend_schema(tags=["entries"], summary="One entry", examples=_examples({}, ENTRY_EXAMPLE)[1:]),
     update=extend_schema(tags=["entries"], summary="Replace an entry",
                          examples=_examples({"pair": 4, "seed": 2, "withdrawn": False}, ENTRY_EXAMPLE)),
-    partial_update=extend_schema(tags=["entries"], summary="Change a seed, or withdraw a pair",
-                                 examples=_examples({"withdrawn": True}, {**ENTRY_EXAMPLE, "withdrawn": True})),
+    partial_update=extend_schema(tags=["entries"], summary="Change a seed, tags or the fee paid, or withdraw a pair",
+                                 examples=[*_examples({"tags": ["ladies", "seniors"], "fee_paid": True},
+                                                      {**ENTRY_EXAMPLE, "tags": ["ladies", "seniors"]}),
+                                           OpenApiExample("Withdraw", value={"withdrawn": True}, request_only=True)]),
     destroy=extend_schema(tags=["entries"], summary="Remove an entry that has played no board (409 otherwise)",
                           responses={204: None, **error_responses(409)}),
 )
@@ -169,8 +171,9 @@ class EntryViewSet(TournamentScopedMixin, viewsets.ModelViewSet):
                                            **serializer.validated_data)
 
     def perform_update(self, serializer: BaseSerializer[Entry]) -> None:
-        serializer.instance = entry_update(entry=serializer.instance, user=organiser_user(self.request),
-                                           **serializer.validated_data)
+        # pair, seed, withdrawn (entry_update), tags and fee paid, in one transaction
+        serializer.instance = entry_details_set(entry=serializer.instance, user=organiser_user(self.request),
+                                                **serializer.validated_data)
 
     def perform_destroy(self, instance: Entry) -> None:
         entry_delete(entry=instance, user=organiser_user(self.request))

@@ -1,4 +1,5 @@
-"""Who plays a round: the field as check-in left it, and the entry lists (console and public).
+"""Who plays a round: the field as check-in left it; the entry lists (console and public); the registry
+records a caller registers pairs with.
 
 docs/decisions.md, "Availability": an ``Availability`` row per entry and round says present, absent or a
 requested bye; no row is present, unless the tournament requires check-in, where it is "not checked in"
@@ -8,11 +9,13 @@ and the pair is not drawn. Withdrawn entries are not in a round's field.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
-from django.db.models import F, Q
+from django.db.models import F, Model, Q, QuerySet
 
+from tournaments.actors import Actor
 from tournaments.errors import NotFound
-from tournaments.models import Availability, Entry, Round, Tournament
+from tournaments.models import Availability, Club, Entry, Round, Tournament
 
 PRESENT = "present"
 ABSENT = "absent"
@@ -153,3 +156,32 @@ def tournament_entry(tournament: Tournament, entry_id: int) -> Entry:
     if entry is None:
         raise NotFound(message="No such entry")
     return entry
+
+
+# ---- the registry records a caller registers with ----------------------------------------------------
+
+
+def _has_owner(model: type[Model]) -> bool:
+    return any(f.name == "owner" for f in model._meta.get_fields())
+
+
+def owned_records(queryset: QuerySet[Any], user: Actor) -> QuerySet[Any]:
+    """Clubs, players or pairs of the caller's organisations (docs/decisions.md, "Owners"; what an import
+    matches by name); every record for the system (``user`` None)."""
+    if user is None or not _has_owner(queryset.model):
+        return queryset
+    from tournaments.models.organisations import Organisation
+
+    return queryset.filter(owner__in=Organisation.objects.of_user(user).values("pk"))
+
+
+def personal_record(queryset: QuerySet[Any], user: Actor) -> Any:
+    """The first record of ``queryset`` that the caller's personal organisation owns, or None."""
+    if user is None or not _has_owner(queryset.model):
+        return None
+    return queryset.filter(owner__personal_user_id=getattr(user, "pk", None)).order_by("id").first()
+
+
+def club_names(user: Actor) -> list[str]:
+    """The names of the caller's clubs (for a form's suggestions), in order."""
+    return sorted(set(owned_records(Club.objects.all(), user).values_list("name", flat=True)), key=str.casefold)

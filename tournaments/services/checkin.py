@@ -242,14 +242,15 @@ _UNSET: Any = object()
 
 
 @transaction.atomic
-def entry_details_set(*, entry: Entry, user: Actor, seed: Any = _UNSET, withdrawn: Any = _UNSET,
+def entry_details_set(*, entry: Entry, user: Actor, pair: Any = _UNSET, seed: Any = _UNSET, withdrawn: Any = _UNSET,
                       tags: Any = _UNSET, fee_paid: Any = _UNSET) -> Entry:
-    """The entry form (console) or a PATCH of an entry (API) in one transaction: ``seed`` and
+    """The entry form (console) or a PATCH of an entry (API) in one transaction: ``pair``, ``seed`` and
     ``withdrawn`` through ``entry_update``, ``tags`` and ``fee_paid`` through the services above. Only the
     arguments given change."""
     from .events import entry_update
 
-    changes = {key: value for key, value in (("seed", seed), ("withdrawn", withdrawn)) if value is not _UNSET}
+    changes = {key: value for key, value in (("pair", pair), ("seed", seed), ("withdrawn", withdrawn))
+               if value is not _UNSET}
     if changes:
         entry = entry_update(entry=entry, user=user, **changes)
     else:

@@ -37,10 +37,11 @@ from decimal import Decimal
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Model, Q, QuerySet
+from django.db.models import Q, QuerySet
 
 from tournaments.actors import Actor
 from tournaments.models import Club, Entry, Pair, Player, Round, Tournament
+from tournaments.selectors.availability import owned_records, personal_record
 
 from .audit import audit_record
 from .checkin import MAX_ROUND, bye_offered, entry_bye_request, entry_tags_set, require_manager, tags_clean
@@ -334,28 +335,10 @@ def read_rows(data: bytes, filename: str) -> tuple[list[tuple[int, dict[str, str
 # ---- checking rows -------------------------------------------------------------------------------------
 
 
-def _has_owner(model: type[Model]) -> bool:
-    return any(f.name == "owner" for f in model._meta.get_fields())
-
-
-def _scoped(queryset: QuerySet[Any], user: Actor) -> QuerySet[Any]:
-    """Registry records of the caller's organisations (docs/decisions.md, "Owners"; as the CSV import
-    matches them); every record for the system (``user`` None)."""
-    if user is None or not _has_owner(queryset.model):
-        return queryset
-    from tournaments.models.organisations import Organisation
-
-    return queryset.filter(owner__in=Organisation.objects.of_user(user).values("pk"))
-
-
 def _club(name: str, row: PreviewRow, user: Actor) -> Club | None:
     """The caller's club of this name: their personal organisation's first, else a shared one's."""
-    found = _scoped(Club.objects.filter(name__iexact=name), user)
-    if user is not None and _has_owner(Club):
-        personal = found.filter(owner__personal_user_id=user.pk).first()
-        if personal is not None:
-            return personal
-    return _one(found.order_by("id"), f"The club {name}", row, "club")
+    found = owned_records(Club.objects.filter(name__iexact=name), user)
+    return personal_record(found, user) or _one(found.order_by("id"), f"The club {name}", row, "club")
 
 
 def _field_of(message: str) -> str:
@@ -375,11 +358,10 @@ def _check_cells(row: PreviewRow) -> None:
     if not any(row.values.get(name) for name in REQUIRED_COLUMNS):
         _add(row.errors, "row", "this row is empty: fill it in or leave it out")
         return
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(REQUIRED_COLUMNS)
-    writer.writerow([row.values.get(name, "") for name in REQUIRED_COLUMNS])
-    parsed, problems = parse_pairs_csv(out.getvalue())
+    # The cells as one CSV line, every cell quoted, as the parser reads them (not through the export's
+    # formula-neutralising writer: the parser is to see, and refuse, a formula as it was typed).
+    line = ",".join('"' + row.values.get(name, "").replace('"', '""') + '"' for name in REQUIRED_COLUMNS)
+    parsed, problems = parse_pairs_csv(",".join(REQUIRED_COLUMNS) + "\n" + line + "\n")
     for problem in problems:
         for part in problem.message.split("; "):
             _add(row.errors, _field_of(part), part)
@@ -461,14 +443,14 @@ def _match(row: PreviewRow, tournament: Tournament, user: Actor) -> None:
         name = row.values[column]
         player = None
         if club_name == "" or club is not None:
-            player = _one(_scoped(Player.objects.filter(name__iexact=name, club=club), user), name, row, column)
+            player = _one(owned_records(Player.objects.filter(name__iexact=name, club=club), user), name, row, column)
         players.append(player)
         row.actions[column] = EXISTING if player else NEW
         row.matched[column] = player.pk if player else None
     p1, p2 = players
     pair = None
     if p1 is not None and p2 is not None:
-        pair = _scoped(Pair.objects.filter(Q(player_1=p1, player_2=p2) | Q(player_1=p2, player_2=p1), club=club),
+        pair = owned_records(Pair.objects.filter(Q(player_1=p1, player_2=p2) | Q(player_1=p2, player_2=p1), club=club),
                        user).order_by("id").first()
     row.actions["pair"] = EXISTING if pair else NEW
     row.matched["pair"] = pair.pk if pair else None

@@ -150,6 +150,16 @@ class ClubAvoidanceChoiceSerializer(ChoiceSerializer):
     level = serializers.IntegerField(help_text="The value of `club_avoidance`.")
 
 
+class RuleOptionSerializer(serializers.Serializer):
+    name = serializers.CharField(help_text="The option's name in a rule set (docs/rules.md section 9).")
+    label = serializers.CharField()
+    kind = serializers.CharField(help_text="whole, whole_or_null, points_by_rank, boolean or choice.")
+    min = serializers.IntegerField(allow_null=True, help_text="The least a tournament may store (numbers).")
+    max = serializers.IntegerField(allow_null=True, help_text="The most a tournament may store (numbers).")
+    nullable = serializers.BooleanField(help_text="Whether null is a value (discard_to: keep every card).")
+    explanation = serializers.CharField(help_text="What it sets, and why its range is what a table can play.")
+
+
 class FormatDefaultsSerializer(serializers.Serializer):
     entrant_type = serializers.CharField()
     pairing_system = serializers.CharField()
@@ -173,6 +183,8 @@ class FormatsSerializer(serializers.Serializer):
     pairing_systems = ChoiceSerializer(many=True)
     time_called = ChoiceSerializer(many=True)
     club_avoidance = ClubAvoidanceChoiceSerializer(many=True)
+    rule_options = RuleOptionSerializer(many=True, help_text="Every rule option with the range a tournament may "
+                                        "store (400 out_of_range on rules.<option> beyond it).")
     defaults = FormatDefaultsSerializer()
 
 

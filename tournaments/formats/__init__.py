@@ -34,12 +34,14 @@ from .match import (
     race_target,
     team_match_decision,
 )
+from .rules import RULE_BOUNDS, OptionKind, RuleBound, check_rule_bounds, rule_bound_errors
 from .tiebreaks import DEFAULT_TIE_BREAKS, TIE_BREAKS, TieBreak
 
 __all__ = [
     "BYE_PRESETS", "CHOSEN_MATCH_KINDS", "DEFAULT_BYE_POLICY", "DEFAULT_CLUB_AVOIDANCE", "DEFAULT_ENTRANT_TYPE",
     "DEFAULT_MATCH_FORMAT", "DEFAULT_PAIRING_SYSTEM", "DEFAULT_TEAM_FORMAT", "DEFAULT_TIE_BREAKS",
-    "DEFAULT_TIME_CALLED", "TIE_BREAKS", "AwardPolicy", "ClubAvoidance", "EntrantType", "FormatError",
-    "MatchFormat", "MatchKind", "MatchOutcome", "PairingSystem", "Result", "Source", "SourceKind", "TeamDecision",
-    "TeamFormat", "TeamKind", "TieBreak", "TimeCalled", "match_outcome", "race_target", "team_match_decision",
+    "DEFAULT_TIME_CALLED", "RULE_BOUNDS", "TIE_BREAKS", "AwardPolicy", "ClubAvoidance", "EntrantType", "FormatError",
+    "MatchFormat", "MatchKind", "MatchOutcome", "OptionKind", "PairingSystem", "Result", "RuleBound", "Source",
+    "SourceKind", "TeamDecision", "TeamFormat", "TeamKind", "TieBreak", "TimeCalled", "check_rule_bounds",
+    "match_outcome", "race_target", "rule_bound_errors", "team_match_decision",
 ]

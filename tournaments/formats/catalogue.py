@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import awards, events, match, tiebreaks
+from . import awards, events, match, rules, tiebreaks
 from .awards import SOURCE_LABELS
 from .match import MAX_GAMES, MAX_TEAM_TARGET
 
@@ -41,6 +41,7 @@ def catalogue() -> dict[str, Any]:
         "time_called": _enum_choices(events.TimeCalled),
         "club_avoidance": [{"name": c.value, "level": c.level, "label": c.label,
                             "explanation": c.explanation} for c in events.ClubAvoidance],
+        "rule_options": [bound.to_dict() for bound in rules.RULE_BOUNDS.values()],
         "defaults": {
             "entrant_type": events.DEFAULT_ENTRANT_TYPE.value,
             "pairing_system": events.DEFAULT_PAIRING_SYSTEM.value,

@@ -125,6 +125,10 @@ def tournament_settings_clean(values: Mapping[str, Any], *, instance: Tournament
         except ValidationFailed as exc:
             for path, text in (exc.fields or {"rules": exc.message}).items():
                 errors[path] = (exc.code, text)
+        else:
+            if _rules_changed(cleaned["rules_resolved"], values["rules"], instance):
+                for problem in formats.rule_bound_errors(cleaned["rules_resolved"]):
+                    errors[problem.path] = (problem.code, problem.message)
     refuse(errors)
 
     def current(name: str, default: Any = None) -> Any:
@@ -144,6 +148,16 @@ def tournament_settings_clean(values: Mapping[str, Any], *, instance: Tournament
     refuse(errors)
     _check_race_target(cleaned, current, entrant)
     return cleaned
+
+
+def _rules_changed(resolved: Mapping[str, Any], spec: Any, instance: Tournament | None) -> bool:
+    """Whether ``spec`` (resolved) changes the ``instance``'s rules: a rule set stored out of range before the
+    bounds (docs/decisions.md, "Hardening details") may be sent again unchanged (a PUT of every field)."""
+    if instance is None or instance.pk is None:
+        return True
+    if instance.rules_resolved:
+        return dict(resolved) != instance.rules_resolved
+    return bool(spec != instance.rules)
 
 
 def _check_race_target(cleaned: Mapping[str, Any], current: Any, entrant: str) -> None:

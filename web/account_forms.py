@@ -12,8 +12,9 @@ from tournaments import roles
 from tournaments.errors import DomainError
 from tournaments.services.accounts import INVITATION_DAYS, MAX_DAYS
 
-ROLE_CHOICES = [(role, f"{roles.ROLE_LABELS[role].capitalize()}: {roles.ROLE_EXPLANATIONS[role]}")
+ROLE_CHOICES = [(role, roles.ROLE_LABELS[role].capitalize())
                 for role in (roles.CO_ORGANISER, roles.SCOREKEEPER, roles.ORGANISER)]
+ROLE_HELP = "A scorekeeper checks pairs in and pairs tablets; what each role may do is at the foot of the page."
 
 
 class RefusalMixin:
@@ -78,11 +79,11 @@ class RoleGrantForm(RefusalMixin, forms.Form):
 
     username = forms.CharField(label="Their username", max_length=150,
                                widget=forms.TextInput(attrs={"autocapitalize": "none", "autocomplete": "off"}))
-    role = forms.ChoiceField(label="Role", choices=ROLE_CHOICES)
+    role = forms.ChoiceField(label="Role", choices=ROLE_CHOICES, help_text=ROLE_HELP)
 
 
 class RoleInviteForm(RefusalMixin, forms.Form):
-    role = forms.ChoiceField(label="Role", choices=ROLE_CHOICES)
+    role = forms.ChoiceField(label="Role", choices=ROLE_CHOICES, help_text=ROLE_HELP)
     email = forms.EmailField(label="Their e-mail (optional)", required=False,
                              help_text="The link is mailed too when the server can send mail.")
     days = forms.IntegerField(label="Valid for (days)", min_value=1, max_value=MAX_DAYS, initial=INVITATION_DAYS)

@@ -112,7 +112,8 @@ def _invitation_gives(invitation: Invitation) -> str:
         return "an account that may create All Fours events and invite other organisers"
     assert invitation.tournament is not None
     label = roles.ROLE_LABELS.get(invitation.role, invitation.role)
-    return f"the role of {label} of {invitation.tournament.name} ({roles.ROLE_EXPLANATIONS[invitation.role].lower()})"
+    what = roles.ROLE_EXPLANATIONS[invitation.role].rstrip(".").lower()
+    return f"the role of {label} of {invitation.tournament.name} ({what})"
 
 
 def _after_accepting(invitation: Invitation) -> str:

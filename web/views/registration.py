@@ -303,6 +303,7 @@ def check_in(request: HttpRequest, slug: str) -> HttpResponse:
         "tournament": tournament, "cnav": "check_in", "number": number, "field": field, "counts": field.counts(),
         "rows": availability.search_field(field, query), "query": query, "paired": paired,
         "fee": tournament.entry_fee, "labels": availability.STATE_LABELS,
+        "draw_follows": bye_offered(tournament),  # the Swiss draft of pairs is drawn from check-in
     })
 
 

@@ -9,14 +9,14 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Q
 from rest_framework import exceptions
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.request import Request
 
 from tournaments import roles
-from tournaments.models import Club, Device, Entry, Pair, Player, Tournament, TournamentRole
+from tournaments.models import Device, Tournament, TournamentRole
 from tournaments.selectors.organiser import role_on
+from tournaments.services.organisations import is_member
 
 
 def tablet_device(request: Request) -> Device | None:
@@ -58,35 +58,19 @@ def require_organiser_of(request: Request, tournament: Tournament | int, action:
         raise exceptions.PermissionDenied(roles.refusal(role, action), code="role_not_allowed")
 
 
-def registry_entries_filter(obj: Club | Player | Pair) -> Q:
-    """The entries (pairs in tournaments) that use a registry object: its owners, for editing rights."""
-    if isinstance(obj, Pair):
-        return Q(pair=obj)
-    if isinstance(obj, Player):
-        return Q(pair__player_1=obj) | Q(pair__player_2=obj)
-    return Q(pair__club=obj)
-
-
 class CanEditRegistryObject(BasePermission):
-    """Clubs, players and pairs are shared: an organiser may change or delete one only when every
-    tournament it is entered in is one of theirs (staff: always). Reading is for every organiser."""
+    """Clubs, players and pairs belong to an organisation: only its members (and staff) change or delete one
+    (403 ``not_owner``; the services check the same, ``services.organisations.require_member``). Which records
+    a caller reads is the views' queryset (``selectors.registry.registry_visible``)."""
 
-    message = "This is entered in a tournament you do not organise."
+    message = "This belongs to another organisation: only its members may change it."
+    code = "not_owner"
 
     def has_object_permission(self, request: Request, view: Any, obj: Any) -> bool:
         if request.method in SAFE_METHODS:
             return True
         user = organiser_user(request)
-        if user is None:
-            return False
-        if user.is_staff:
-            return True
-        foreign = (
-            Entry.objects.filter(registry_entries_filter(obj))
-            .exclude(tournament_id__in=organised_tournament_ids(user))
-            .exists()
-        )
-        return not foreign
+        return user is not None and is_member(user, obj.owner_id)
 
 
 class IsTablet(BasePermission):

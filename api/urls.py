@@ -14,6 +14,7 @@ router = SimpleRouter()
 router.register("clubs", people.ClubViewSet, basename="club")
 router.register("players", people.PlayerViewSet, basename="player")
 router.register("pairs", people.PairViewSet, basename="pair")
+router.register("organisations", people.OrganisationViewSet, basename="organisation")
 router.register("tournaments", tournaments.TournamentViewSet, basename="tournament")
 
 entries = SimpleRouter()

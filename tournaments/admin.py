@@ -42,6 +42,8 @@ from .models import (
     GameConfirmation,
     Hand,
     IdempotencyRecord,
+    Organisation,
+    OrganisationMember,
     OutboxMessage,
     Pair,
     PairingCode,
@@ -52,6 +54,7 @@ from .models import (
     TournamentRole,
 )
 from .services import events as event_services
+from .services import organisations as organisation_services
 from .services import people as people_services
 from .services.devices import device_revoke
 from .services.errors import DomainError
@@ -141,9 +144,45 @@ class ServiceAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 # ---- People ---------------------------------------------------------------------------------------
 
 
+class OwnedAdmin(ServiceAdmin):
+    """A registry record's ``owner`` (docs/adr/0010-owners-and-organisations.md): left empty, the service gives
+    it the staff user's personal organisation."""
+
+    def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        field = super().formfield_for_foreignkey(db_field, request, **kwargs)
+        if db_field.name == "owner" and field is not None:
+            field.required = False
+            field.initial = None
+            field.help_text = "The organisation whose members may change it (empty: your personal organisation)."
+        return field
+
+
+class OrganisationMemberInline(admin.TabularInline):  # type: ignore[type-arg]
+    model = OrganisationMember
+    extra = 0
+    autocomplete_fields = ["user"]
+
+
+@admin.register(Organisation)
+class OrganisationAdmin(ServiceAdmin):
+    list_display = ["name", "kind", "slug", "personal_user"]
+    list_filter = ["kind"]
+    search_fields = ["name", "slug", "personal_user__username"]
+    fields = ["name"]
+    inlines = [OrganisationMemberInline]
+    service_create = staticmethod(organisation_services.organisation_create)
+    service_update = staticmethod(organisation_services.organisation_update)
+    kind = "organisation"
+    service_fields = organisation_services.ORGANISATION_FIELDS
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # its clubs, players and pairs keep it
+
+
 @admin.register(Club)
-class ClubAdmin(ServiceAdmin):
-    list_display = ["name", "short_name", "town"]
+class ClubAdmin(OwnedAdmin):
+    list_display = ["name", "short_name", "town", "owner"]
+    list_filter = ["owner"]
     search_fields = ["name", "short_name", "town"]
     service_create = staticmethod(people_services.club_create)
     service_update = staticmethod(people_services.club_update)
@@ -153,10 +192,10 @@ class ClubAdmin(ServiceAdmin):
 
 
 @admin.register(Player)
-class PlayerAdmin(ServiceAdmin):
-    list_display = ["name", "club"]
-    list_filter = ["club"]
-    list_select_related = ["club"]
+class PlayerAdmin(OwnedAdmin):
+    list_display = ["name", "club", "owner"]
+    list_filter = ["owner", "club"]
+    list_select_related = ["club", "owner"]
     search_fields = ["name", "club__name"]
     autocomplete_fields = ["club"]
     service_create = staticmethod(people_services.player_create)
@@ -176,10 +215,10 @@ class PairCsvImportForm(forms.Form):
 
 
 @admin.register(Pair)
-class PairAdmin(ServiceAdmin):
-    list_display = ["__str__", "club", "seed", "player_1", "player_2"]
-    list_filter = ["club"]
-    list_select_related = ["club", "player_1", "player_2"]
+class PairAdmin(OwnedAdmin):
+    list_display = ["__str__", "club", "seed", "player_1", "player_2", "owner"]
+    list_filter = ["owner", "club"]
+    list_select_related = ["club", "player_1", "player_2", "owner"]
     search_fields = ["name", "player_1__name", "player_2__name", "club__name"]
     autocomplete_fields = ["player_1", "player_2", "club"]
     change_list_template = "admin/tournaments/pair/change_list.html"

@@ -1,34 +1,94 @@
-"""Clubs, players and pairs (the shared registry), and the pair CSV import's answer.
+"""Clubs, players and pairs (the registry), their organisations, and the pair CSV import's answer.
 
-Shapes only: a pair's two players being different, a club's name being free, a record still in use are
-the services' checks (``tournaments.services.people``)."""
+Shapes only: a pair's two players being different, a club's name being free within its organisation, a
+record being the caller's (``not_owner``), a record still in use are the services' checks
+(``tournaments.services.people``, ``tournaments.services.organisations``)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
-from tournaments.models import Club, Pair, Player
+from tournaments.models import Club, Organisation, Pair, Player
+
+OWNER_HELP = ("The organisation it belongs to (one of yours); by default your personal organisation, or the "
+              "club's for a player or pair of a club.")
+
+
+def _owner_field() -> serializers.PrimaryKeyRelatedField:  # type: ignore[type-arg]
+    return serializers.PrimaryKeyRelatedField(queryset=Organisation.objects.all(), required=False,
+                                              help_text=OWNER_HELP)
 
 
 class ClubSerializer(serializers.ModelSerializer):
+    owner = _owner_field()
+
     class Meta:
         model = Club
-        fields = ["id", "name", "short_name", "town"]
+        fields = ["id", "name", "short_name", "town", "owner"]
+        validators: list[Any] = []  # a club's name within its organisation: the service's check (name_taken)
 
 
 class PlayerSerializer(serializers.ModelSerializer):
+    owner = _owner_field()
+
     class Meta:
         model = Player
-        fields = ["id", "name", "club"]
+        fields = ["id", "name", "club", "owner"]
 
 
 class PairSerializer(serializers.ModelSerializer):
     display_name = serializers.CharField(read_only=True)
     seed = serializers.IntegerField(min_value=1, max_value=100_000, allow_null=True, required=False)
+    owner = _owner_field()
 
     class Meta:
         model = Pair
-        fields = ["id", "name", "display_name", "player_1", "player_2", "club", "seed"]
+        fields = ["id", "name", "display_name", "player_1", "player_2", "club", "seed", "owner"]
+
+
+class PairCopySerializer(serializers.Serializer):
+    owner = _owner_field()
+
+
+class CopyablePairSerializer(serializers.ModelSerializer):
+    """Another organisation's pair as a copier sees it: names only (its records stay the owner's)."""
+
+    display_name = serializers.CharField(read_only=True)
+    players = serializers.SerializerMethodField()
+    club = serializers.CharField(source="club.name", read_only=True, allow_null=True, default=None)
+    owner = serializers.CharField(source="owner.name", read_only=True)
+
+    class Meta:
+        model = Pair
+        fields = ["id", "display_name", "players", "club", "owner"]
+        read_only_fields = fields
+
+    def get_players(self, pair: Pair) -> list[str]:
+        return [pair.player_1.name, pair.player_2.name]
+
+
+class CopyableQuerySerializer(serializers.Serializer):
+    tournament = serializers.IntegerField(min_value=1, max_value=2**31 - 1,
+                                          help_text="A published tournament (or one you hold a role on).")
+
+
+class OrganisationSerializer(serializers.ModelSerializer):
+    role = serializers.SerializerMethodField(help_text="Your role in it: owner or member (staff: null if none).")
+
+    class Meta:
+        model = Organisation
+        fields = ["id", "name", "slug", "kind", "role", "created_at"]
+        read_only_fields = ["slug", "kind", "created_at"]
+
+    def get_role(self, org: Organisation) -> str | None:
+        request = self.context.get("request")
+        user = getattr(request, "user", None)
+        if user is None or not getattr(user, "is_authenticated", False):
+            return None
+        membership = org.memberships.filter(user_id=user.pk).first()
+        return membership.role if membership else None
 
 
 class PairImportQuerySerializer(serializers.Serializer):

@@ -25,7 +25,9 @@ from tournaments.models import (
     Tournament,
     TournamentRole,
 )
+from tournaments.models.organisations import house_organisation_id
 from tournaments.services.devices import device_pair, pairing_code_create
+from tournaments.services.organisations import organisation_personal
 
 RULES = "trinidad-tournament"
 
@@ -68,12 +70,16 @@ def make_tournament(slug: str, *, organiser: Any = None, published: bool = True,
 
 
 def make_entries(tournament: Tournament, count: int, prefix: str) -> list[Entry]:
-    club, _ = Club.objects.get_or_create(name=f"{prefix} club")
+    """``count`` pairs of one club entered in ``tournament``, owned by its organiser's personal organisation
+    (the house organisation when nobody organises it)."""
+    role = TournamentRole.objects.filter(tournament=tournament).order_by("id").first()
+    owner = organisation_personal(user=role.user).pk if role else house_organisation_id()
+    club, _ = Club.objects.get_or_create(name=f"{prefix} club", owner_id=owner)
     entries = []
     for i in range(count):
-        p1 = Player.objects.create(name=f"{prefix} player {2 * i + 1}", club=club)
-        p2 = Player.objects.create(name=f"{prefix} player {2 * i + 2}", club=club)
-        pair = Pair.objects.create(player_1=p1, player_2=p2, club=club, seed=i + 1)
+        p1 = Player.objects.create(name=f"{prefix} player {2 * i + 1}", club=club, owner_id=owner)
+        p2 = Player.objects.create(name=f"{prefix} player {2 * i + 2}", club=club, owner_id=owner)
+        pair = Pair.objects.create(player_1=p1, player_2=p2, club=club, seed=i + 1, owner_id=owner)
         entries.append(Entry.objects.create(tournament=tournament, pair=pair, seed=i + 1))
     return entries
 

@@ -108,8 +108,13 @@ def test_a_tournament_with_rounds_cannot_be_deleted(api: Any, world: World) -> N
 
 def test_entries(api: Any, world: World) -> None:
     fresh = make_entries(world.other_tournament, 1, "Spare")[0]
-    pair = fresh.pair
     path = f"/api/v1/tournaments/{world.tournament.pk}/entries/"
+    # Another organiser's pair is entered as a copy of one's own (issue 11 item 2; it was entered as it was).
+    foreign = api.post(path, {"pair": fresh.pair_id}, format="json", **org(world))
+    assert foreign.status_code == 403 and foreign.json()["error"]["code"] == "not_owner"
+    copy = api.post(f"/api/v1/pairs/{fresh.pair_id}/copy/", {}, format="json", **org(world))
+    assert copy.status_code == 201, copy.content
+    pair = Pair.objects.get(pk=copy.json()["id"])
     created = api.post(path, {"pair": pair.pk, "seed": 9}, format="json", **org(world))
     assert created.status_code == 201, created.content
     twice = api.post(path, {"pair": pair.pk}, format="json", **org(world))

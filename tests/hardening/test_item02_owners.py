@@ -361,15 +361,8 @@ def test_item02_the_migration_gives_every_record_the_organisation_of_its_earlies
 def test_item02_the_demos_records_belong_to_its_organiser(db: Any) -> None:
     from tournaments.services.organisations import organisation_personal
 
-    from config.celery import app
-
-    eager = app.conf.task_always_eager
-    app.conf.task_always_eager = True
-    try:
-        with override_settings(DEBUG=True):
-            call_command("demo", "--port", "8000", stdout=StringIO())
-    finally:
-        app.conf.task_always_eager = eager
+    with override_settings(DEBUG=True):
+        call_command("demo", "--port", "8000", stdout=StringIO())
     tournament = Tournament.objects.get(slug="hang-jack-demo-open")
     organiser = tournament.roles.get().user
     personal = organisation_personal(user=organiser)

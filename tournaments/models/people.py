@@ -1,17 +1,31 @@
-"""Clubs, players and pairs (partnerships). A pair belongs to one club; a club keeps its roster of pairs."""
+"""Clubs, players and pairs (partnerships). A pair belongs to one club; a club keeps its roster of pairs.
+
+Each belongs to an organisation (``owner``; docs/adr/0010-owners-and-organisations.md): only its members (and
+staff) change it, and a club's name is unique within its organisation. A record written without an owner
+goes to the house organisation (``organisations.house_organisation_id``).
+"""
 
 from __future__ import annotations
 
 from django.db import models
 
+from .organisations import house_organisation_id
+
+
+def _owner(related_name: str) -> models.ForeignKey:  # type: ignore[type-arg]
+    return models.ForeignKey("tournaments.Organisation", on_delete=models.PROTECT, related_name=related_name,
+                             default=house_organisation_id, help_text="The organisation whose members may change it")
+
 
 class Club(models.Model):
-    name = models.CharField(max_length=120, unique=True)
+    name = models.CharField(max_length=120)
     short_name = models.CharField(max_length=20, blank=True)
     town = models.CharField(max_length=120, blank=True)
+    owner = _owner("clubs")
 
     class Meta:
         ordering = ["name"]
+        constraints = [models.UniqueConstraint(fields=["owner", "name"], name="club_name_unique_per_owner")]
 
     def __str__(self) -> str:
         return self.name
@@ -20,6 +34,7 @@ class Club(models.Model):
 class Player(models.Model):
     name = models.CharField(max_length=120)
     club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.PROTECT, related_name="players")
+    owner = _owner("players")
 
     class Meta:
         ordering = ["name"]
@@ -36,6 +51,7 @@ class Pair(models.Model):
     player_2 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.PROTECT, related_name="pairs")
     seed = models.PositiveIntegerField(null=True, blank=True)
+    owner = _owner("pairs")
 
     class Meta:
         ordering = ["club__name", "seed", "id"]

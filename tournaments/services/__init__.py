@@ -42,12 +42,19 @@ from .events import (
 from .hands import hand_correct, hand_preview, hand_submit, hand_undo, hand_void
 from .idempotency import idempotent_call, request_fingerprint
 from .imports import ImportResult, PairsImportRefused, RowError, pairs_import
+from .organisations import (
+    organisation_create,
+    organisation_member_add,
+    organisation_personal,
+    organisation_update,
+)
 from .outbox import outbox_enqueue, outbox_sweep
 from .pairing import round_draft_swap, round_draft_swap_tables, round_pair, round_start, team_lineup_set
 from .people import (
     club_create,
     club_delete,
     club_update,
+    pair_copy,
     pair_create,
     pair_delete,
     pair_update,
@@ -85,4 +92,6 @@ __all__ = [
     "entry_delete", "entry_update", "pair_create", "pair_delete", "pair_update", "pairs_import", "player_create",
     "player_delete", "player_update", "tournament_create", "tournament_delete", "tournament_settings_clean",
     "tournament_update",
+    # owners (docs/adr/0010-owners-and-organisations.md)
+    "organisation_create", "organisation_member_add", "organisation_personal", "organisation_update", "pair_copy",
 ]

@@ -10,7 +10,8 @@ Refusals (docs/services.md): 400 ``unknown_field``, ``required``, ``too_long``, 
 ``invalid_choice``, ``out_of_range``, the registry's codes (``bad_kind``, ``unknown_tie_break``,
 ``repeated_tie_break``, ``no_tie_breaks``, ``unknown_preset``, ``bad_source`` ...), the engine's codes for
 ``rules``, ``rules_players``, ``ends_before_starts``, ``team_format_required``,
-``qualifies_from_itself``, ``no_race_target``, ``pair_already_entered``; 403 ``not_organiser``;
+``qualifies_from_itself``, ``no_race_target``, ``pair_already_entered``; 403 ``not_organiser``, ``not_owner``
+(another organisation's pair);
 409 ``tournament_has_rounds``, ``tournament_finished``, ``entry_has_boards``.
 """
 
@@ -32,7 +33,8 @@ from tournaments.models import Entry, Pair, Tournament, TournamentRole
 from ._common import STANDINGS_TASK, actor, require_organiser, require_role
 from ._rules import model_clean, refuse, rules_resolved, unknown_fields
 from .audit import audit_record
-from .errors import Conflict, ValidationFailed
+from .errors import Conflict, NotAllowed, ValidationFailed
+from .organisations import is_member
 from .outbox import outbox_enqueue
 
 #: What an organiser sets on a tournament (everything else is derived or recorded).
@@ -264,6 +266,14 @@ def entry_check(*, tournament: Tournament, pair: Pair, entry: Entry | None = Non
                                fields={"pair": "This pair is already entered."})
 
 
+def _check_pair_owner(user: Actor, pair: Pair) -> None:
+    """Only a pair of the caller's organisations is entered (403 ``not_owner`` on ``pair``): another
+    organisation's pair is copied first (``people.pair_copy``; docs/adr/0010-owners-and-organisations.md)."""
+    if not is_member(user, pair.owner_id):
+        text = "This pair belongs to another organisation: copy it into yours, then enter the copy."
+        raise NotAllowed("not_owner", text, fields={"pair": text})
+
+
 @transaction.atomic
 def entry_create(*, tournament: Tournament, pair: Pair, user: Actor, seed: int | None = None,
                  withdrawn: bool = False) -> Entry:
@@ -272,6 +282,7 @@ def entry_create(*, tournament: Tournament, pair: Pair, user: Actor, seed: int |
     if user is not None:
         require_organiser(user, locked.pk)
     entry_check(tournament=locked, pair=pair)
+    _check_pair_owner(user, pair)
     entry = Entry(tournament=locked, pair=pair, seed=seed, withdrawn=withdrawn)
     model_clean(entry)
     entry.save()
@@ -289,6 +300,7 @@ def entry_update(*, entry: Entry, user: Actor, **changes: Any) -> Entry:
         require_organiser(user, locked.tournament_id)
     if "pair" in changes and changes["pair"].pk != locked.pair_id:
         entry_check(tournament=locked.tournament, pair=changes["pair"], entry=locked)
+        _check_pair_owner(user, changes["pair"])
     for key, value in changes.items():
         setattr(locked, key, value)
     model_clean(locked)

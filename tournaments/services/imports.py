@@ -1,7 +1,9 @@
 """Import pairs from a CSV file (the API's ``POST /pairs/import/`` and the admin's "Import pairs from CSV").
 
 Columns: ``player_1, player_2, club, seed`` (a header row; ``club`` and ``seed`` may be blank). Missing
-players and clubs are created; a player is found by name within the row's club. Every row is checked
+players and clubs are created; a player is found by name within the row's club. Clubs, players and pairs
+are matched among the caller's organisations' records only, and new ones go to the caller's personal
+organisation (docs/adr/0010-owners-and-organisations.md). Every row is checked
 first: if any row is bad, nothing is written and every bad row is reported with its line number (all or
 nothing). With a tournament, each pair is also entered in it with the row's seed.
 
@@ -20,6 +22,7 @@ import re
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.db.models import QuerySet
 
 from tournaments.actors import Actor
 from tournaments.csvsafe import FORMULA_CELL, is_formula
@@ -27,6 +30,7 @@ from tournaments.models import AuditEvent, Club, Entry, Pair, Player, Tournament
 
 from ._common import actor, require_organiser
 from .errors import ValidationFailed
+from .organisations import default_owner_id, member_organisation_ids
 
 REQUIRED_COLUMNS = ("player_1", "player_2", "club", "seed")
 MAX_BYTES = 1_000_000
@@ -184,12 +188,14 @@ def parse_pairs_csv(data: bytes | str) -> tuple[list[PairRow], list[RowError]]:
     return rows, errors
 
 
-def _check_against_database(rows: list[PairRow], tournament: Tournament | None) -> list[RowError]:
+def _check_against_database(rows: list[PairRow], tournament: Tournament | None,
+                            owners: _Owners | None = None) -> list[RowError]:
+    owners = owners or _Owners.of(None)
     errors: list[RowError] = []
     for row in rows:
-        club = Club.objects.filter(name__iexact=row.club).first() if row.club else None
+        club = owners.club(row.club) if row.club else None
         for name in (row.player_1, row.player_2):
-            if Player.objects.filter(name__iexact=name, club=club).count() > 1:
+            if owners.players(name, club).count() > 1:
                 errors.append(RowError(row.line, f"{name!r} matches more than one player of that club"))
     if tournament is not None:
         if tournament.status == Tournament.Status.FINISHED:
@@ -203,6 +209,29 @@ def _check_against_database(rows: list[PairRow], tournament: Tournament | None) 
                     errors.append(RowError(row.line, f"{name} already plays on line {first_line[who]} of this tournament"))
                 first_line.setdefault(who, row.line)
     return errors
+
+
+@dataclass(frozen=True)
+class _Owners:
+    """Whose records an import matches (the caller's organisations: a club of another organiser with the same
+    name is not theirs) and where it puts new ones (their personal organisation; the house's for the system).
+    docs/adr/0010-owners-and-organisations.md."""
+
+    ids: frozenset[int]
+    target: int
+
+    @classmethod
+    def of(cls, user: Actor) -> _Owners:
+        target = default_owner_id(user)
+        return cls(frozenset(member_organisation_ids(user)) | {target}, target)
+
+    def club(self, name: str) -> Club | None:
+        """The caller's club of this name: their personal organisation's first, else a shared one's."""
+        found = Club.objects.filter(owner_id__in=self.ids, name__iexact=name)
+        return found.filter(owner_id=self.target).first() or found.order_by("id").first()
+
+    def players(self, name: str, club: Club | None) -> QuerySet[Player]:
+        return Player.objects.filter(owner_id__in=self.ids, name__iexact=name, club=club).order_by("id")
 
 
 def pairs_import(*, data: bytes | str, user: Actor, tournament: Tournament | None = None) -> ImportResult:
@@ -221,12 +250,13 @@ def pairs_import(*, data: bytes | str, user: Actor, tournament: Tournament | Non
     with transaction.atomic():
         if tournament is not None:
             tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-        errors = _check_against_database(rows, tournament)
+        owners = _Owners.of(user)
+        errors = _check_against_database(rows, tournament, owners)
         if errors:
             raise PairsImportRefused("csv_rows_invalid", errors)
         clubs: dict[str, Club] = {}
         for row in rows:
-            _import_row(row, tournament, clubs, result)
+            _import_row(row, tournament, clubs, result, owners)
         AuditEvent.objects.create(
             tournament=tournament, user=actor(user), action="pairs_imported", object_type="pair",
             object_id="csv", after={"rows": len(rows), **result.as_dict()},
@@ -234,31 +264,34 @@ def pairs_import(*, data: bytes | str, user: Actor, tournament: Tournament | Non
     return result
 
 
-def _import_row(row: PairRow, tournament: Tournament | None, clubs: dict[str, Club], result: ImportResult) -> None:
+def _import_row(row: PairRow, tournament: Tournament | None, clubs: dict[str, Club], result: ImportResult,
+                owners: _Owners) -> None:
     club: Club | None = None
     if row.club:
         folded = row.club.casefold()
         if folded not in clubs:
-            found = Club.objects.filter(name__iexact=row.club).first()
+            found = owners.club(row.club)
             if found is None:
-                found = Club.objects.create(name=row.club)
+                found = Club.objects.create(name=row.club, owner_id=owners.target)
                 result.clubs_created += 1
             clubs[folded] = found
         club = clubs[folded]
+    owner = club.owner_id if club is not None else owners.target
     players = []
     for name in (row.player_1, row.player_2):
-        player = Player.objects.filter(name__iexact=name, club=club).first()
+        player = owners.players(name, club).first()
         if player is None:
-            player = Player.objects.create(name=name, club=club)
+            player = Player.objects.create(name=name, club=club, owner_id=owner)
             result.players_created += 1
         players.append(player)
     p1, p2 = players
+    mine = Pair.objects.filter(owner_id__in=owners.ids)
     pair = (
-        Pair.objects.filter(club=club, player_1=p1, player_2=p2).first()
-        or Pair.objects.filter(club=club, player_1=p2, player_2=p1).first()
+        mine.filter(club=club, player_1=p1, player_2=p2).first()
+        or mine.filter(club=club, player_1=p2, player_2=p1).first()
     )
     if pair is None:
-        pair = Pair.objects.create(player_1=p1, player_2=p2, club=club, seed=row.seed)
+        pair = Pair.objects.create(player_1=p1, player_2=p2, club=club, seed=row.seed, owner_id=owner)
         result.pairs_created += 1
     else:
         result.pairs_existing += 1

@@ -58,6 +58,7 @@ from tournaments.services import (
     tournament_rules_resolve,
 )
 from tournaments.services.devices import device_pair, pairing_code_create
+from tournaments.services.organisations import organisation_personal
 from tournaments.services.pairing import round_start
 from tournaments.services.standings import tournament_standings_recompute
 
@@ -151,7 +152,8 @@ def refresh_credentials(tournament: Tournament) -> Credentials:
     return Credentials(password=password, token=token, pairing_code=code)
 
 
-def organiser_user(tournament: Tournament) -> Any:
+def demo_user() -> Any:
+    """The ``organiser`` account (made with an unusable password; ``refresh_credentials`` sets one)."""
     user_model = get_user_model()
     user, created = user_model.objects.get_or_create(
         username=ORGANISER, defaults={"first_name": "Demo", "last_name": "Organiser", "email": "organiser@example.org"}
@@ -159,6 +161,11 @@ def organiser_user(tournament: Tournament) -> Any:
     if created:
         user.set_unusable_password()
         user.save()
+    return user
+
+
+def organiser_user(tournament: Tournament) -> Any:
+    user = demo_user()
     TournamentRole.objects.get_or_create(tournament=tournament, user=user)
     # "May organise": the printed login also creates events and invites (docs/decisions.md, "Accounts and roles").
     user.user_permissions.add(Permission.objects.get(content_type__app_label="tournaments", codename="organise_events"))
@@ -201,12 +208,16 @@ class DemoLoader:
             pairing_system=Tournament.PairingSystem.SWISS, entrant_type=Tournament.EntrantType.PAIRS,
             rounds_planned=5, published=True,
         )
+        # The clubs, players and pairs are the organiser's (their personal organisation's): the organiser
+        # edits them, another organiser sees none of them (docs/adr/0010-owners-and-organisations.md).
+        owner = organisation_personal(user=demo_user())
         by_club: list[list[Pair]] = []
         for name, (short, town, players) in CLUBS.items():
-            club, _ = Club.objects.get_or_create(name=name, defaults={"short_name": short, "town": town})
-            people = [Player.objects.create(name=p, club=club) for p in players]
+            club, _ = Club.objects.get_or_create(name=name, owner=owner, defaults={"short_name": short, "town": town})
+            people = [Player.objects.create(name=p, club=club, owner=owner) for p in players]
             by_club.append([
-                Pair.objects.create(player_1=people[i], player_2=people[i + 1], club=club, seed=i // 2 + 1)
+                Pair.objects.create(player_1=people[i], player_2=people[i + 1], club=club, seed=i // 2 + 1,
+                                    owner=owner)
                 for i in range(0, len(people), 2)
             ])
         # Seeds alternate clubs: every club's first pair, then every club's second, ...

@@ -35,6 +35,12 @@ def new_tournament(api: Any, world: World, **settings: Any) -> Any:
     return api.post("/api/v1/tournaments/", body, format="json", **org(world))
 
 
+def between_rounds(world: World) -> None:
+    """The world's round closed: tie-breaks change between rounds only (issue 11 item 4)."""
+    world.round.status = "closed"
+    world.round.save(update_fields=["status"])
+
+
 def assert_error(response: Any, status: int, code: str, field: str) -> dict[str, Any]:
     assert response.status_code == status, response.content
     error = response.json()["error"]
@@ -52,6 +58,7 @@ def test_the_league_tie_break_order_is_accepted_on_create_and_on_change(api: Any
     assert created.status_code == 201, created.content
     assert created.json()["tiebreaks"] == LEAGUE_ORDER
     assert Tournament.objects.get(slug="arima-league").tiebreaks == LEAGUE_ORDER
+    between_rounds(world)
     changed = api.patch(f"/api/v1/tournaments/{world.tournament.pk}/", {"tiebreaks": LEAGUE_ORDER}, format="json",
                         **org(world))
     assert changed.status_code == 200, changed.content
@@ -62,6 +69,7 @@ def test_the_league_tie_break_order_is_accepted_on_create_and_on_change(api: Any
 
 def test_every_tie_break_the_ranking_core_computes_is_accepted_in_any_order(api: Any, world: World) -> None:
     every = sorted(implemented_tie_breaks(), reverse=True)
+    between_rounds(world)
     response = api.patch(f"/api/v1/tournaments/{world.tournament.pk}/", {"tiebreaks": every}, format="json",
                          **org(world))
     assert response.status_code == 200, response.content
@@ -282,6 +290,7 @@ def test_a_registered_tie_break_reaches_the_api_the_document_the_endpoint_and_th
 ) -> None:
     name = fake_tie_break.name
     assert name in implemented_tie_breaks()
+    between_rounds(world)
     response = api.patch(f"/api/v1/tournaments/{world.tournament.pk}/", {"tiebreaks": [name, "wins"]}, format="json",
                          **org(world))
     assert response.status_code == 200, response.content

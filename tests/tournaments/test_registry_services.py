@@ -187,14 +187,18 @@ def test_a_club_team_event_keeps_its_team_format():
 
 
 def test_a_change_of_the_ranking_settings_recomputes_the_standings():
+    # at once, in the service (issue 11 item 4), between rounds (the round closed), not through the outbox
     tournament = make_tournament()
     a, b = make_entries(tournament, 2)
-    make_round(tournament, [(a, b)])
+    round_ = make_round(tournament, [(a, b)])
+    round_.status = "closed"
+    round_.save(update_fields=["status"])
     OutboxMessage.objects.all().delete()
     tournament_update(tournament=tournament, user=None, name="Renamed")
-    assert not OutboxMessage.objects.exists()
+    assert not tournament.snapshots.exists()
     tournament_update(tournament=tournament, user=None, tiebreaks=LEAGUE_ORDER)
-    assert OutboxMessage.objects.filter(coalesce_key=f"standings:{tournament.pk}").exists()
+    assert tournament.snapshots.count() == 1
+    assert not OutboxMessage.objects.exists()
 
 
 def test_only_an_organiser_changes_or_deletes_a_tournament():

@@ -12,7 +12,8 @@ Refusals (docs/services.md): 400 ``unknown_field``, ``required``, ``too_long``, 
 ``rules``, ``rules_players``, ``ends_before_starts``, ``team_format_required``,
 ``qualifies_from_itself``, ``no_race_target``, ``pair_already_entered``; 403 ``not_organiser``, ``not_owner``
 (another organisation's pair);
-409 ``tournament_has_rounds``, ``tournament_finished``, ``entry_has_boards``.
+409 ``tournament_has_rounds``, ``tournament_finished``, ``entry_has_boards``, ``settings_fixed``,
+``settings_between_rounds``, ``rounds_planned_too_low`` (docs/decisions.md, "What may change when").
 """
 
 from __future__ import annotations
@@ -30,12 +31,12 @@ from tournaments.actors import Actor
 from tournaments.formats import FormatError
 from tournaments.models import Entry, Pair, Tournament, TournamentRole
 
-from ._common import STANDINGS_TASK, actor, require_organiser, require_role
+from ._common import actor, require_organiser, require_role
 from ._rules import model_clean, refuse, rules_resolved, unknown_fields
 from .audit import audit_record
 from .errors import Conflict, NotAllowed, ValidationFailed
 from .organisations import is_member
-from .outbox import outbox_enqueue
+from .standings import tournament_standings_recompute
 
 #: What an organiser sets on a tournament (everything else is derived or recorded).
 TOURNAMENT_FIELDS = (
@@ -46,6 +47,15 @@ TOURNAMENT_FIELDS = (
 )
 #: Settings the standings are computed from: a change recomputes them.
 RANKING_FIELDS = frozenset({"entrant_type", "match_format", "team_format", "tiebreaks", "bye_policy"})
+#: When a setting may change (docs/decisions.md, "What may change when"): fixed once any board of the event
+#: is seated (what round 1 was drawn and is played under, the knockout's shape included; a round not yet
+#: seated may still override its own match format) ...
+FIXED_ONCE_SEATED = frozenset({"rules", "entrant_type", "pairing_system", "match_format", "team_format",
+                               "third_place_match", "qualifies_from"})
+#: ... between rounds only (refused while a round is published or in play); every other setting (name, slug,
+#: venue, dates, status, published, time zone, entry fee, currency) at any time.
+BETWEEN_ROUNDS = frozenset({"tiebreaks", "bye_policy", "club_avoidance", "time_called", "rounds_planned",
+                            "round_minutes", "requires_check_in"})
 #: Checked by the registry below, not by the model's own field checks.
 _REGISTRY_FIELDS = ("rules", "rules_resolved", "entrant_type", "pairing_system", "match_format", "team_format",
                     "tiebreaks", "bye_policy", "club_avoidance", "time_called", "qualifies_from")
@@ -108,7 +118,9 @@ _PARSERS: dict[str, Any] = {
 
 def tournament_settings_clean(values: Mapping[str, Any], *, instance: Tournament | None = None) -> dict[str, Any]:
     """``values`` (some of ``TOURNAMENT_FIELDS``) checked and in their stored form, ``rules_resolved``
-    added when ``rules`` is given; the settings are checked together with the ``instance``'s others.
+    added when ``rules`` is given; the settings are checked together with the ``instance``'s others, and
+    with its state: a setting that changes must be one that may change now (409 ``settings_fixed``,
+    ``settings_between_rounds``, ``rounds_planned_too_low``; ``FIXED_ONCE_SEATED``, ``BETWEEN_ROUNDS``).
 
     A pure check (no write): the API, the console and the admin may call it to validate a form.
     """
@@ -149,7 +161,18 @@ def tournament_settings_clean(values: Mapping[str, Any], *, instance: Tournament
         errors["qualifies_from"] = ("qualifies_from_itself", "A tournament cannot qualify from itself.")
     refuse(errors)
     _check_race_target(cleaned, current, entrant)
+    if instance is not None and instance.pk is not None:
+        _check_when(instance, settings_changed(instance, cleaned), cleaned)
     return cleaned
+
+
+def settings_changed(instance: Tournament, cleaned: Mapping[str, Any]) -> set[str]:
+    """The settings of ``cleaned`` that differ from the ``instance``'s (a rule set spelled another way that
+    resolves the same is no change)."""
+    changed = {key for key, value in cleaned.items() if getattr(instance, key) != value}
+    if "rules" in changed and not _rules_changed(cleaned["rules_resolved"], cleaned["rules"], instance):
+        changed -= {"rules", "rules_resolved"}
+    return changed
 
 
 def _rules_changed(resolved: Mapping[str, Any], spec: Any, instance: Tournament | None) -> bool:
@@ -212,21 +235,48 @@ def tournament_create(*, user: Actor, name: str, slug: str, add_organiser: bool 
     return tournament
 
 
+def _check_when(locked: Tournament, changed: set[str], values: Mapping[str, Any]) -> None:
+    """409 when a changed setting may not change now: ``settings_fixed`` (a board is seated),
+    ``settings_between_rounds`` (a round is published or in play), ``rounds_planned_too_low`` (fewer rounds
+    planned than created); ``fields`` names each setting at fault."""
+    fixed = sorted(FIXED_ONCE_SEATED & changed)
+    if fixed and locked.rounds.filter(boards__isnull=False).exists():
+        text = "Fixed once a board of the event is seated: play has begun under it."
+        raise Conflict("settings_fixed", f"Play has begun: {', '.join(fixed)} can no longer change.",
+                       fields={name: text for name in fixed})
+    between = sorted(BETWEEN_ROUNDS & changed)
+    live = locked.rounds.live().order_by("number").first() if between else None
+    if live is not None:
+        state = "in play" if live.status == "in_play" else "published"
+        text = f"Changes between rounds only: round {live.number} is {state}."
+        raise Conflict("settings_between_rounds",
+                       f"Round {live.number} is {state}: {', '.join(between)} may change between rounds only.",
+                       fields={name: text for name in between})
+    if "rounds_planned" in changed:
+        created = locked.rounds.order_by("-number").values_list("number", flat=True).first() or 0
+        if values["rounds_planned"] < created:
+            text = f"At least {created}: the event has {created} rounds already."
+            raise Conflict("rounds_planned_too_low", text, fields={"rounds_planned": text})
+
+
 @transaction.atomic
 def tournament_update(*, tournament: Tournament, user: Actor, **changes: Any) -> Tournament:
-    """Change some of ``TOURNAMENT_FIELDS``; each checked with the tournament's other settings. A change
-    to what the standings are computed from (tie-breaks, bye policy, formats) recomputes them."""
+    """Change some of ``TOURNAMENT_FIELDS``; each checked with the tournament's other settings and with the
+    event's state (``FIXED_ONCE_SEATED``, ``BETWEEN_ROUNDS``: 409 otherwise; a setting sent unchanged is no
+    change). A change to what the standings are computed from (tie-breaks, bye policy, formats) recomputes
+    them at once, in the same transaction."""
     locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if user is not None:
         require_organiser(user, locked.pk)
-    values = tournament_settings_clean(changes, instance=locked)
-    changed = {key for key, value in values.items() if getattr(locked, key) != value}
+    values = tournament_settings_clean(changes, instance=locked)  # with the event's state (_check_when)
+    changed = settings_changed(locked, values)
     for key, value in values.items():
         setattr(locked, key, value)
     model_clean(locked, exclude=_REGISTRY_FIELDS)
     locked.save()
     if RANKING_FIELDS & changed and locked.rounds.exists():
-        outbox_enqueue(STANDINGS_TASK, [locked.pk], coalesce_key=f"standings:{locked.pk}")
+        # at once, in this transaction: the standings never show the old order after the change is saved
+        tournament_standings_recompute(tournament_id=locked.pk)
     audit_record(action="tournament.update", obj=locked, tournament_id=locked.pk, user=user,
                  after=_jsonable(values))
     return locked

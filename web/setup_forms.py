@@ -578,7 +578,7 @@ class ReviewForm(SetupForm):
     SETTINGS = ("slug", "published")
 
     slug = forms.SlugField(max_length=80, label="Web address of the event",
-                           help_text="Letters, digits and hyphens: the public pages are at /t/<address>/.")
+                           help_text="Letters, digits and hyphens only.")
     published = forms.BooleanField(required=False, label="Public pages on now",
                                    help_text="Leave it off while you enter pairs; turn it on in Settings later.")
 
@@ -773,6 +773,8 @@ def setting_words(tournament: Tournament) -> dict[str, str]:
     words["rounds_planned"] = str(tournament.rounds_planned)
     words["round_minutes"] = f"{tournament.round_minutes} minutes" if tournament.round_minutes else "No time limit"
     words["third_place_match"] = "Yes" if tournament.third_place_match else "No"
+    words["requires_check_in"] = ("Pairs check in before each round" if tournament.requires_check_in
+                                  else "Every pair is paired unless marked absent")
     return words
 
 

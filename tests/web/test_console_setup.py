@@ -520,35 +520,41 @@ def test_the_settings_page_reorders_tie_breaks_without_saving(client_of, event):
 
 def test_once_a_board_is_seated_the_settings_page_keeps_the_fixed_settings(client_of, event, maker):
     a, b = make_entries(event, 2)
-    make_round(event, [(a, b)])
-    fixed = sf_fixed(event)
-    if not fixed:
-        pytest.skip("the service does not say yet what is fixed once boards are seated (issue 11 item 4)")
+    round_ = make_round(event, [(a, b)])  # seated, published and in play
     url = reverse("web:console_settings", args=[event.slug])
     html = client_of.get(url).content.decode()
-    assert "fixed now" in html
-    assert 'name="rules-preset"' not in html and 'name="format-entrant_type"' not in html
-    assert 'name="event-name"' in html
-    # the page does not post a fixed setting: the rest still saves
-    data = settings_post(event, **{"event-name": "Renamed"})
-    for key in list(data):
-        if key.startswith("rules-") or key in ("format-entrant_type", "format-pairing_system"):
-            data.pop(key)
-    assert client_of.post(url, data).status_code == 302
+    assert "fixed now" in html and "Fixed: play has begun." in html
+    assert "round 1&#x27;s boards are seated" in html and "Between rounds only: round 1 is in play." in html
+    for fixed in ("rules-preset", "rules-target", "format-entrant_type", "format-pairing_system", "format-match_kind",
+                  "ranking-tiebreaks", "ranking-bye_policy", "format-rounds_planned"):
+        assert f'name="{fixed}"' not in html, fixed
+    assert 'name="event-name"' in html and 'name="event-venue"' in html
+
+    # the page does not post what it shows as text: the rest still saves
+    shown = {k: v for k, v in settings_post(event, **{"event-name": "Renamed"}).items()
+             if k.startswith("event-") or k in ("format-entry_fee", "format-currency")}
+    assert client_of.post(url, shown).status_code == 302
     event.refresh_from_db()
-    assert event.name == "Renamed"
-    # a hand-made POST that changes the rules is refused by the service, at the rules
+    assert event.name == "Renamed" and event.rules == "trinidad-tournament"
+
+    # a hand-made POST that changes a fixed setting is refused by the service, next to it
     refused = client_of.post(url, settings_post(event, **{"rules-target": "21"}))
     assert refused.status_code == 200
-    assert refused.context["forms"]["rules"].errors
+    assert "Fixed once a board of the event is seated" in str(refused.context["forms"]["rules"].errors)
+    assert "Nothing was saved" in refused.content.decode()
+    between = client_of.post(url, settings_post(event, **{"ranking-tiebreaks": ["wins", "match_points"]}))
+    assert "between rounds only" in str(between.context["forms"]["ranking"].errors)
     event.refresh_from_db()
-    assert event.rules == "trinidad-tournament"
+    assert event.rules == "trinidad-tournament" and event.tiebreaks == list(formats.DEFAULT_TIE_BREAKS)
 
-
-def sf_fixed(tournament: Tournament) -> dict[str, str]:
-    from web.views.setup import fixed_now
-
-    return fixed_now(tournament)
+    # between rounds, the ranking settings open again; the rules stay fixed
+    services.round_close(round=round_, user=maker, confirm_remaining=True)
+    html = client_of.get(url).content.decode()
+    assert 'name="ranking-bye_policy"' in html and 'name="rules-preset"' not in html
+    saved = client_of.post(url, settings_post(event, **{"ranking-bye_policy": "draw", "format-rounds_planned": "6"}))
+    assert saved.status_code == 302
+    event.refresh_from_db()
+    assert event.bye_policy == formats.BYE_PRESETS["draw"].policy.to_dict() and event.rounds_planned == 6
 
 
 # ---- in a browser, at a phone's, a tablet's and a laptop's width ------------------------------------------
@@ -603,10 +609,12 @@ def test_the_wizard_in_a_browser(live_server, width, height):
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
 
-        def shot(name: str) -> None:
+        def shot(name: str, *, keep: bool = True) -> None:
             assert not axe_violations(page), (name, axe_violations(page))
             overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
             assert overflow <= 0, f"{name} scrolls sideways by {overflow}px at {width}px"
+            if not keep:
+                return
             page.screenshot(path=str(folder / f"{name}-{width}.png"), full_page=True)
             page.mouse.wheel(0, 1)  # a full-page shot leaves stale positions behind (tests/web/test_browser.py)
             page.mouse.wheel(0, -1)
@@ -653,7 +661,13 @@ def test_the_wizard_in_a_browser(live_server, width, height):
         page.fill("#id_format-rounds_planned", "0")
         page.get_by_role("button", name="Save changes").last.click()
         page.wait_for_selector(".field-error")
-        shot("settings-refused")
+        shot("settings-refused", keep=width == 360)  # the refusal on a phone is the one kept
+        created = Tournament.objects.get(slug="couva-open-2025")
+        a, b = make_entries(created, 2)
+        make_round(created, [(a, b)])  # round 1 seated and in play
+        page.goto(f"{live_server.url}/console/t/couva-open-2025/settings/")
+        assert "fixed now" in page.inner_text("main")
+        shot("settings-fixed")
         assert not errors, errors
         browser.close()
     t = Tournament.objects.get(slug="couva-open-2025")

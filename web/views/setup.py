@@ -15,7 +15,7 @@ Only users who may organise (the ``tournaments.organise_events`` permission, or 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.contrib import messages
@@ -34,8 +34,10 @@ from formtools.wizard.views import SessionWizardView
 
 from tournaments import formats, selectors, services
 from tournaments.errors import DomainError, NotFound
-from tournaments.models import Tournament
+from tournaments.models import Round, Tournament
+from tournaments.models.querysets import RoundQuerySet
 from tournaments.services import accounts
+from tournaments.services import events as event_services
 from web import setup_forms as sf
 from web.permissions import organiser_tournament
 
@@ -234,13 +236,41 @@ FIELDS_OF = {"match_format": ("match_kind", "match_n"), "team_format": ("team_bo
              "rules": ("preset", "filled_from", *sf.RULE_OPTIONS)}
 
 
-def fixed_now(tournament: Tournament) -> dict[str, str]:
-    """The settings that cannot change now, each with the reason (docs/decisions.md, "What may change
-    when"), as the service says, for the page to show them as text rather than fields."""
-    explain = getattr(services, "tournament_fixed_settings", None)
-    if explain is not None:
-        return dict(explain(tournament))
-    return {}
+#: What the page calls each setting that may be fixed now, in the page's order.
+SETTING_WORDS = {"entrant_type": "who plays", "pairing_system": "how rounds are drawn",
+                 "match_format": "what a board plays", "team_format": "the team match",
+                 "rounds_planned": "the number of rounds", "round_minutes": "the time limit",
+                 "third_place_match": "the third-place match", "requires_check_in": "check-in",
+                 "rules": "the rules", "tiebreaks": "the tie-breaks", "bye_policy": "what a bye gives",
+                 "club_avoidance": "club-mates", "time_called": "time called"}
+
+
+def fixed_now(tournament: Tournament) -> tuple[dict[str, str], list[tuple[str, str]]]:
+    """The settings that cannot change now, each with a short reason (shown instead of its field), and the
+    reasons in full with the settings they hold (shown above the form). Which settings and when are the
+    service's (``FIXED_ONCE_SEATED`` once a round's boards are seated, ``BETWEEN_ROUNDS`` while a round is
+    published or in play; docs/decisions.md, "What may change when"), and ``tournament_update`` refuses
+    them whatever this page shows."""
+    rounds = selectors.tournament_rounds(tournament)
+    fixed: dict[str, str] = {}
+    reasons: list[tuple[str, str]] = []
+
+    def hold(names: Iterable[str], short: str, long: str) -> None:
+        held = [n for n in SETTING_WORDS if n in names and n not in fixed]
+        fixed.update({n: short for n in names if n not in fixed})
+        if held:
+            reasons.append((", ".join(SETTING_WORDS[n] for n in held), long))
+
+    seated = [r for r in rounds if r.status != Round.Status.PENDING]
+    if seated:
+        hold(event_services.FIXED_ONCE_SEATED, "Fixed: play has begun.",
+             f"fixed for good: round {seated[0].number}'s boards are seated, and play goes on under them.")
+    live = [r for r in rounds if r.status in RoundQuerySet.LIVE_STATUSES]
+    if live:
+        state = "in play" if live[0].status == Round.Status.IN_PLAY else "published"
+        hold(event_services.BETWEEN_ROUNDS, f"Between rounds only: round {live[0].number} is {state}.",
+             f"change between rounds only: round {live[0].number} is {state}; close it first.")
+    return fixed, reasons
 
 
 def _form_data(post: Any, forms_initial: Mapping[str, Mapping[str, Any]], fixed: Mapping[str, str]) -> Any:
@@ -308,7 +338,7 @@ def _changes(tournament: Tournament, forms: Mapping[str, sf.SetupForm]) -> dict[
 @never_cache
 def settings_page(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = organiser_tournament(request.user, slug, "manage")
-    fixed = fixed_now(tournament)
+    fixed, reasons = fixed_now(tournament)
     initial = sf.initial_for(tournament)
     data = _form_data(request.POST, initial, fixed) if request.method == "POST" else None
     forms = _section_forms(tournament, data, fixed)
@@ -320,13 +350,13 @@ def settings_page(request: HttpRequest, slug: str) -> HttpResponse:
             names = sf.OrderedNamesField().to_python(request.POST.getlist("ranking-tiebreaks"))
             moved.setlist("ranking-tiebreaks", sf.move_tie_break(names, request.POST["ranking-move"]))
             forms = _section_forms(tournament, moved, fixed)
-            return _render_settings(request, tournament, forms, fixed, refusals)
+            return _render_settings(request, tournament, forms, fixed, reasons, refusals)
         if all(f.is_valid() for f in forms.values()):
             if rules.preset_changed() and "rules" not in fixed:
                 messages.info(request, f"The rule options now show the {sf.preset_label(rules.cleaned_data['preset'])} "
                                        "values. Check them, then save.")
                 forms = _section_forms(tournament, rules.data_for_preset(), fixed)
-                return _render_settings(request, tournament, forms, fixed, refusals)
+                return _render_settings(request, tournament, forms, fixed, reasons, refusals)
             changes = _changes(tournament, forms)
             if not changes:
                 messages.info(request, "Nothing was changed.")
@@ -340,12 +370,11 @@ def settings_page(request: HttpRequest, slug: str) -> HttpResponse:
             else:
                 messages.success(request, "Settings saved.")
                 return HttpResponseRedirect(reverse("web:console_settings", args=[slug]))
-    return _render_settings(request, tournament, forms, fixed, refusals)
+    return _render_settings(request, tournament, forms, fixed, reasons, refusals)
 
 
 def _render_settings(request: HttpRequest, tournament: Tournament, forms: Mapping[str, sf.SetupForm],
-                     fixed: Mapping[str, str], refusals: list[str]) -> HttpResponse:
-    reasons = sorted(set(fixed.values()))
+                     fixed: Mapping[str, str], reasons: list[tuple[str, str]], refusals: list[str]) -> HttpResponse:
     summary = {step: lines for step, _, lines in sf.describe(_stored_settings(tournament))}
     return render(request, "console/settings.html", {
         "tournament": tournament, "cnav": "settings", "forms": forms, "fixed": fixed, "reasons": reasons,

@@ -20,7 +20,17 @@ from tests.tournaments.factories import (
     win_game,
 )
 from tests.tournaments.test_tournament_e2e import eager_celery  # noqa: F401 - a fixture
-from tournaments.models import AuditEvent, Board, BoardPair, Club, Entry, Round, TeamMatch, Tournament
+from tournaments.models import (
+    AuditEvent,
+    Board,
+    BoardPair,
+    Club,
+    Entry,
+    Round,
+    TeamMatch,
+    Tournament,
+    TournamentRole,
+)
 from tournaments.pairing import team_match_boards
 from tournaments.services import (
     Conflict,
@@ -394,8 +404,9 @@ def test_knockout_seeded_from_the_qualifying_tournaments_final_standings():
     Tournament.objects.filter(pk=knockout.pk).update(qualifies_from=swiss)
     knockout.refresh_from_db()
     entries = {x.pair_id: Entry.objects.create(tournament=knockout, pair=x.pair, seed=x.seed) for x in e}
-    ko_organiser = make_organiser(knockout)
-    first = round_start(tournament=knockout, user=ko_organiser)
+    # the Swiss's organiser runs the knockout too: only one's own tournament seeds a knockout (issue 11 item 6)
+    TournamentRole.objects.create(tournament=knockout, user=organiser)
+    first = round_start(tournament=knockout, user=organiser)
     snapshot = swiss.snapshots.order_by("-created_at", "-id").first()
     order = [entries[Entry.objects.get(pk=r["entry_id"]).pair_id].pk for r in snapshot.rows]
     top = Board.objects.get(round=first, table=1)

@@ -10,7 +10,8 @@ Refusals (docs/services.md): 400 ``unknown_field``, ``required``, ``too_long``, 
 ``invalid_choice``, ``out_of_range``, the registry's codes (``bad_kind``, ``unknown_tie_break``,
 ``repeated_tie_break``, ``no_tie_breaks``, ``unknown_preset``, ``bad_source`` ...), the engine's codes for
 ``rules``, ``rules_players``, ``ends_before_starts``, ``team_format_required``,
-``qualifies_from_itself``, ``no_race_target``, ``pair_already_entered``; 403 ``not_organiser``, ``not_owner``
+``qualifies_from_itself``, ``no_race_target``, ``pair_already_entered``; 403 ``not_organiser``,
+``qualifies_from_not_organised`` (a knockout seeded from a tournament the caller does not run), ``not_owner``
 (another organisation's pair);
 409 ``tournament_has_rounds``, ``tournament_finished``, ``entry_has_boards``, ``settings_fixed``,
 ``settings_between_rounds``, ``rounds_planned_too_low`` (docs/decisions.md, "What may change when").
@@ -31,7 +32,7 @@ from tournaments.actors import Actor
 from tournaments.formats import FormatError
 from tournaments.models import Entry, Pair, Tournament, TournamentRole
 
-from ._common import actor, require_organiser, require_role
+from ._common import actor, is_organiser, require_organiser, require_role
 from ._rules import model_clean, refuse, rules_resolved, unknown_fields
 from .audit import audit_record
 from .errors import Conflict, NotAllowed, ValidationFailed
@@ -217,6 +218,17 @@ def _jsonable(data: Mapping[str, Any]) -> dict[str, Any]:
 # ---- tournaments ------------------------------------------------------------------------------------------
 
 
+def _check_qualifier(user: Actor, qualifier: Any) -> None:
+    """A knockout is seeded only from a tournament the caller runs (staff: any), 403
+    ``qualifies_from_not_organised`` on ``qualifies_from`` otherwise; ``services.knockout.qualifier_order``
+    checks a stored one again when it seeds."""
+    if qualifier is None or actor(user) is None:
+        return
+    if not is_organiser(user, getattr(qualifier, "pk", qualifier)):
+        text = "A knockout is seeded only from a tournament you organise."
+        raise NotAllowed("qualifies_from_not_organised", text, fields={"qualifies_from": text})
+
+
 @transaction.atomic
 def tournament_create(*, user: Actor, name: str, slug: str, add_organiser: bool = True,
                       **settings: Any) -> Tournament:
@@ -225,6 +237,7 @@ def tournament_create(*, user: Actor, name: str, slug: str, add_organiser: bool 
     where staff set roles themselves). The rules are resolved and stored in ``rules_resolved``."""
     settings.setdefault("rules", adapters.DEFAULT_TOURNAMENT_RULES)
     values = tournament_settings_clean({"name": name, "slug": slug, **settings})
+    _check_qualifier(user, values.get("qualifies_from"))
     tournament = Tournament(**values)
     model_clean(tournament, exclude=_REGISTRY_FIELDS)
     tournament.save()
@@ -270,6 +283,8 @@ def tournament_update(*, tournament: Tournament, user: Actor, **changes: Any) ->
         require_organiser(user, locked.pk)
     values = tournament_settings_clean(changes, instance=locked)  # with the event's state (_check_when)
     changed = settings_changed(locked, values)
+    if "qualifies_from" in changed:
+        _check_qualifier(user, values["qualifies_from"])
     for key, value in values.items():
         setattr(locked, key, value)
     model_clean(locked, exclude=_REGISTRY_FIELDS)

@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from tournaments.models import Board, Entry, Round, TeamMatch, Tournament
+from tournaments import roles
+from tournaments.models import Board, Entry, Round, TeamMatch, Tournament, TournamentRole
 from tournaments.pairing import (
     Bracket,
     MatchState,
@@ -24,7 +25,7 @@ from tournaments.pairing import (
     seeding_order,
 )
 
-from .errors import Conflict
+from .errors import Conflict, NotAllowed
 
 
 @dataclass(frozen=True)
@@ -40,12 +41,19 @@ class KnockoutRound:
 
 def qualifier_order(tournament: Tournament, *, clubs: bool) -> list[int]:
     """The qualifying tournament's final standings as ids of this tournament (entries or clubs), best
-    first; pairs are matched by their ``Pair`` (an entry of one tournament is not one of the other)."""
+    first; pairs are matched by their ``Pair`` (an entry of one tournament is not one of the other).
+
+    Only a tournament that someone running this one also runs (organiser or co-organiser of both) seeds
+    it: another organiser's standings, published or not, are never read (403
+    ``qualifies_from_not_organised``; the settings refuse naming one, this refuses one stored before)."""
     from .standings import standings_latest
 
     qualifier = tournament.qualifies_from
     if qualifier is None:
         return []
+    if not _run_by_the_same_people(tournament, qualifier):
+        text = "This knockout is seeded from a tournament none of its organisers runs: choose one of yours."
+        raise NotAllowed("qualifies_from_not_organised", text, fields={"qualifies_from": text})
     snapshot = standings_latest(tournament=qualifier, fresh=True)
     if snapshot is None:
         return []
@@ -59,6 +67,15 @@ def qualifier_order(tournament: Tournament, *, clubs: bool) -> list[int]:
         if entry is not None:
             order.append(entry)
     return order
+
+
+def _run_by_the_same_people(tournament: Tournament, qualifier: Tournament) -> bool:
+    """Whether one person runs both tournaments (a role that may ``manage`` each, ``tournaments.roles``)."""
+    runners = roles.POLICY["manage"]
+    return TournamentRole.objects.filter(
+        tournament_id=qualifier.pk, role__in=runners,
+        user__tournament_roles__tournament_id=tournament.pk, user__tournament_roles__role__in=runners,
+    ).exists()
 
 
 def first_round(seeded: Sequence[int], *, third_place: bool) -> KnockoutRound:

@@ -20,15 +20,22 @@ log = logging.getLogger(__name__)
 RETRY_AFTER_SECONDS = 5
 
 
+#: SQLite's words for a lock another connection holds (SQLITE_BUSY, SQLITE_LOCKED): busy, not down.
+SQLITE_LOCKED_MESSAGES = ("database is locked", "database table is locked", "database schema is locked")
+
+
 def database_error_reason(exc: BaseException) -> tuple[str, str, int]:
     """``(code, message, retry_after)`` for a database error a client should simply retry.
 
-    A deadlock or serialization failure (PostgreSQL rolled one transaction back) is not an outage: the
-    database is up and the same request succeeds when sent again, so it says so, with a short wait.
+    A deadlock or serialization failure (PostgreSQL rolled one transaction back), or SQLite's lock still
+    held by another writer after the timeout, is not an outage: the database is up and the same request
+    succeeds when sent again, so it says so (``database_busy``), with a short wait.
     """
     cause = exc.__cause__
     if cause is not None and type(cause).__name__ in {"DeadlockDetected", "SerializationFailure"}:
         return ("database_busy", "The server was busy with a conflicting change; send the same request again.", 1)
+    if any(text in str(exc).lower() for text in SQLITE_LOCKED_MESSAGES):
+        return ("database_busy", "The server was busy with another change; send the same request again.", 1)
     return ("database_unavailable", "The database cannot be reached; try again shortly.", RETRY_AFTER_SECONDS)
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 from django.contrib.auth import views as auth_views
 from django.urls import include, path, reverse_lazy
 
+import config.converters  # noqa: F401 - registers <id:...>: an oversized id is 404 (issue 11 item 10)
+
 from .views import accounts, console, public, registration, setup, tablet
 
 app_name = "web"
@@ -18,13 +20,13 @@ tournament_patterns = [
     path("standings/", public.standings, name="standings"),
     path("standings/live/", public.standings_live, name="standings_live"),
     path("rounds/", public.rounds, name="rounds"),
-    path("rounds/<int:number>/", public.pairings, name="pairings"),
-    path("rounds/<int:number>/live/", public.pairings_live, name="pairings_live"),
-    path("boards/<int:board_id>/", public.board, name="board"),
-    path("boards/<int:board_id>/live/", public.board_live, name="board_live"),
-    path("pairs/<int:entry_id>/", public.pair, name="pair"),
+    path("rounds/<id:number>/", public.pairings, name="pairings"),
+    path("rounds/<id:number>/live/", public.pairings_live, name="pairings_live"),
+    path("boards/<id:board_id>/", public.board, name="board"),
+    path("boards/<id:board_id>/live/", public.board_live, name="board_live"),
+    path("pairs/<id:entry_id>/", public.pair, name="pair"),
     path("clubs/", public.clubs, name="clubs"),
-    path("clubs/<int:club_id>/", public.club, name="club"),
+    path("clubs/<id:club_id>/", public.club, name="club"),
     path("stats/", public.stats, name="stats"),
     path("entries/", registration.public_entries, name="public_entries"),
 ]
@@ -35,22 +37,22 @@ console_patterns = [
     path("t/<slug:slug>/settings/", setup.settings_page, name="console_settings"),
     path("t/<slug:slug>/", console.tournament, name="console_tournament"),
     path("t/<slug:slug>/live/", console.tournament_live, name="console_live"),
-    path("t/<slug:slug>/rounds/<int:number>/action/", console.round_action, name="console_round_action"),
-    path("t/<slug:slug>/boards/<int:board_id>/", console.board, name="console_board"),
-    path("t/<slug:slug>/boards/<int:board_id>/action/", console.board_action, name="console_board_action"),
+    path("t/<slug:slug>/rounds/<id:number>/action/", console.round_action, name="console_round_action"),
+    path("t/<slug:slug>/boards/<id:board_id>/", console.board, name="console_board"),
+    path("t/<slug:slug>/boards/<id:board_id>/action/", console.board_action, name="console_board_action"),
     path("t/<slug:slug>/devices/", console.devices, name="console_devices"),
     path("t/<slug:slug>/devices/codes/", console.pairing_codes, name="console_pairing_codes"),
-    path("t/<slug:slug>/devices/<int:device_id>/revoke/", console.revoke_device, name="console_revoke_device"),
+    path("t/<slug:slug>/devices/<id:device_id>/revoke/", console.revoke_device, name="console_revoke_device"),
     path("t/<slug:slug>/people/", accounts.people, name="console_people"),
     path("t/<slug:slug>/entries/", registration.entries, name="console_entries"),
     path("t/<slug:slug>/entries/add/", registration.entry_add, name="console_entry_add"),
     path("t/<slug:slug>/entries/import/", registration.entries_import, name="console_entries_import"),
-    path("t/<slug:slug>/entries/<int:entry_id>/", registration.entry_edit, name="console_entry_edit"),
+    path("t/<slug:slug>/entries/<id:entry_id>/", registration.entry_edit, name="console_entry_edit"),
     path("t/<slug:slug>/check-in/", registration.check_in, name="console_check_in"),
     path("organisers/", accounts.organisers, name="console_organisers"),
-    path("t/<slug:slug>/print/pairings/<int:number>/", console.print_pairings, name="console_print_pairings"),
+    path("t/<slug:slug>/print/pairings/<id:number>/", console.print_pairings, name="console_print_pairings"),
     path("t/<slug:slug>/print/standings/", console.print_standings, name="console_print_standings"),
-    path("t/<slug:slug>/print/scoresheets/<int:number>/", console.print_scoresheets, name="console_print_scoresheets"),
+    path("t/<slug:slug>/print/scoresheets/<id:number>/", console.print_scoresheets, name="console_print_scoresheets"),
     path("t/<slug:slug>/export/standings.csv", console.export_standings, name="console_export_standings"),
     path("t/<slug:slug>/export/results.csv", console.export_results, name="console_export_results"),
 ]

@@ -269,14 +269,14 @@ print(json.dumps(outcomes))
 
 
 def test_item10_two_tablets_writing_one_board_on_sqlite_get_one_hand_and_one_409(tmp_path: Path) -> None:
-    """A real SQLite file, two threads per board released by a barrier, 20 boards: every race ends with one
+    """A real SQLite file, two threads per board released by a barrier, 10 boards: every race ends with one
     hand landed and one 409 (``hand_number_taken``), never an OperationalError (which answered 503)."""
-    done = _run(f"import sys; sys.argv = ['race', '20']; exec({RACE!r})",
+    done = _run(f"import sys; sys.argv = ['race', '10']; exec({RACE!r})",
                 DATABASE_URL=f"sqlite:///{tmp_path / 'race.sqlite3'}")
     assert done.returncode == 0, done.stderr[-3000:]
     outcomes = json.loads(done.stdout.strip().splitlines()[-1])
     assert outcomes["operational"] == [] and outcomes["other"] == [], outcomes
-    assert outcomes["landed"] == 20 and outcomes["conflict"] == 20, outcomes
+    assert outcomes["landed"] == 10 and outcomes["conflict"] == 10, outcomes
 
 
 def _locked_error(tmp_path: Path) -> OperationalError:
@@ -336,7 +336,7 @@ def test_item10_a_sqlite_lock_answers_503_database_busy_on_the_api(world: World,
 
     monkeypatch.setattr(tablet, "board_call_help", locked)
     client = Client(raise_request_exception=False)
-    response = client.post(f"/api/v1/tablet/boards/{world.board.pk}/help/",
+    response = client.post(f"/api/v1/tablet/boards/{world.board.pk}/help/", content_type="application/json",
                            HTTP_AUTHORIZATION=f"Device {world.tablet_token}", HTTP_IDEMPOTENCY_KEY="k-locked-1")
     assert response.status_code == 503, response.content
     assert response["Retry-After"] == "1"

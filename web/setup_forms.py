@@ -8,8 +8,8 @@ one being edited, or an unsaved ``Tournament()``, whose defaults are the registr
 (the settings of the steps before it), a form also runs the service's pure check
 (``services.tournament_settings_clean``) and shows the registry's refusals at its own fields, so a
 bye policy that needs a race target is refused on the ranking step of a games-N event, not after Create.
-``FIELD_OF`` says which form and field a service's error path (``match_format.n``, ``tiebreaks[2]``,
-``rules.target``) belongs to.
+``step_of`` and each form's ``field_for`` say which step and field a service's error path
+(``match_format.n``, ``tiebreaks[2]``, ``rules.target``) belongs to.
 """
 
 from __future__ import annotations
@@ -30,7 +30,6 @@ from tournaments.errors import DomainError
 from tournaments.formats.catalogue import catalogue
 from tournaments.formats.match import MAX_BOARDS, MAX_GAMES, MAX_TEAM_TARGET
 from tournaments.models import Tournament
-from tournaments.services.events import TOURNAMENT_FIELDS
 
 STEPS = ("event", "format", "rules", "ranking", "review")
 STEP_TITLES = {
@@ -96,9 +95,9 @@ class SetupForm(forms.Form):
     def check_with_service(self, values: Mapping[str, Any]) -> None:
         """The service's pure check of ``values``; refusals at this form's fields are added to it."""
         try:
-            services.tournament_settings_clean({k: v for k, v in values.items() if k in TOURNAMENT_FIELDS})
+            services.tournament_settings_clean(values)
         except DomainError as exc:
-            add_service_errors(exc, {self.__class__: self}, only=self)
+            add_service_errors(exc, [self], only=self)
 
     def field_for(self, path: str) -> str | None:
         """This form's field for a service error path, or None."""
@@ -108,14 +107,14 @@ class SetupForm(forms.Form):
         return head if head in self.fields else None
 
 
-def add_service_errors(exc: DomainError, forms_by_class: Mapping[type, SetupForm], *,
-                       only: SetupForm | None = None) -> list[str]:
-    """Put a service refusal's ``fields`` next to the fields they name, in whichever of the forms holds
-    them; returns the messages no form could place (shown above the form)."""
+def add_service_errors(exc: DomainError, forms: Iterable[SetupForm], *, only: SetupForm | None = None) -> list[str]:
+    """Put a service refusal's ``fields`` next to the fields they name, in whichever of ``forms`` holds
+    them (``only``: in that one form only); returns the messages no form could place (shown above)."""
     unplaced: list[str] = []
+    forms = list(forms)
     for path, message in (exc.fields or {}).items():
         placed = False
-        for form in forms_by_class.values():
+        for form in forms:
             field = form.field_for(path)
             if field is not None:
                 if form is only or only is None:
@@ -177,9 +176,6 @@ class EventForm(SetupForm):
             del self.fields["copy_from"]
         if wizard:
             del self.fields["published"]  # asked on the last step, with the address
-
-    def clean_ends_on(self) -> dt.date | None:
-        return self.cleaned_data.get("ends_on")
 
     def copy_source(self) -> Tournament | None:
         """The earlier event chosen to copy (after ``is_valid()``)."""

@@ -440,6 +440,18 @@ def test_another_organiser_s_settings_are_refused(client_of, maker):
     assert client.get(reverse("web:console_settings", args=[mine.slug])).status_code == 302
 
 
+def test_a_scorekeeper_cannot_open_the_settings_and_a_co_organiser_can(client, maker):
+    event = services.tournament_create(user=maker, name="Roles", slug="roles")
+    url = reverse("web:console_settings", args=[event.slug])
+    for role, status in (("scorekeeper", 403), ("co_organiser", 200)):
+        user = make_user(f"a-{role}")
+        TournamentRole.objects.create(tournament=event, user=user, role=role)
+        client.force_login(user)
+        assert client.get(url).status_code == status, role
+        tabs = client.get(reverse("web:console_tournament", args=[event.slug])).content.decode()
+        assert (url in tabs) is (status == 200), role
+
+
 # ---- the settings page ----------------------------------------------------------------------------------------
 
 

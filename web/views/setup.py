@@ -191,7 +191,7 @@ class EventWizard(SessionWizardView):
         form.is_valid()
         relevant = {p: m for p, m in (exc.fields or {}).items() if sf.step_of(p) == step}
         shown = DomainError(exc.code, exc.message, fields=relevant or None)
-        for message in sf.add_service_errors(shown, {type(form): form}):
+        for message in sf.add_service_errors(shown, [form]):
             form.add_error(None, message)
         self.storage.current_step = step
         return self.render(form)
@@ -351,7 +351,7 @@ def settings_page(request: HttpRequest, slug: str) -> HttpResponse:
             moved.setlist("ranking-tiebreaks", sf.move_tie_break(names, request.POST["ranking-move"]))
             forms = _section_forms(tournament, moved, fixed)
             return _render_settings(request, tournament, forms, fixed, reasons, refusals)
-        if all(f.is_valid() for f in forms.values()):
+        if all([f.is_valid() for f in forms.values()]):  # every section checked, so every error shows
             if rules.preset_changed() and "rules" not in fixed:
                 messages.info(request, f"The rule options now show the {sf.preset_label(rules.cleaned_data['preset'])} "
                                        "values. Check them, then save.")
@@ -364,9 +364,7 @@ def settings_page(request: HttpRequest, slug: str) -> HttpResponse:
             try:
                 services.tournament_update(tournament=tournament, user=request.user, **changes)
             except DomainError as exc:
-                refusals = sf.add_service_errors(exc, {type(f): f for f in forms.values()})
-                if not refusals and not exc.fields:
-                    refusals = [exc.message]
+                refusals = sf.add_service_errors(exc, forms.values())
             else:
                 messages.success(request, "Settings saved.")
                 return HttpResponseRedirect(reverse("web:console_settings", args=[slug]))

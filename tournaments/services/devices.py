@@ -2,7 +2,9 @@
 
 An organiser creates a single-use pairing code for a table (valid 30 minutes); the tablet trades it for a
 device token, shown once and stored only as its SHA-256 digest. One active device per table: pairing a
-new one revokes the old. A token lives until it is revoked or the tournament ends.
+new one revokes the old. A token lives until it is revoked; finishing the tournament revokes every one of
+its tokens and voids its unused pairing codes (``tournament_devices_revoke``), so setting it running again
+brings no tablet back: each is paired anew.
 """
 
 from __future__ import annotations
@@ -146,6 +148,23 @@ def device_revoke(*, device: Device, user: Actor) -> Device:
                 after={"table": locked.table},
             )
     return locked
+
+
+def tournament_devices_revoke(*, tournament: Tournament, user: Actor) -> int:
+    """Revoke every active tablet of ``tournament`` and void its unused pairing codes: what finishing it
+    does (``events.tournament_update``). A revoked device stays revoked whatever the status becomes later.
+    Returns how many devices were revoked (one ``device.revoke`` audit event each)."""
+    now = timezone.now()
+    with transaction.atomic():
+        devices = list(Device.objects.select_for_update().filter(tournament=tournament, revoked_at__isnull=True)
+                       .order_by("pk"))
+        Device.objects.filter(pk__in=[d.pk for d in devices]).update(revoked_at=now)
+        PairingCode.objects.filter(tournament=tournament, used_at__isnull=True, expires_at__gt=now).update(expires_at=now)
+        for device in devices:
+            device.revoked_at = now
+            audit_record(action="device.revoke", obj=device, tournament_id=tournament.pk, user=user,
+                         after={"table": device.table, "reason": "tournament_finished"})
+    return len(devices)
 
 
 def device_authenticate(token: str) -> Device | None:

@@ -35,6 +35,7 @@ from tournaments.models import Entry, Pair, Tournament, TournamentRole
 from ._common import actor, is_organiser, require_organiser, require_role
 from ._rules import model_clean, refuse, rules_resolved, unknown_fields
 from .audit import audit_record
+from .devices import tournament_devices_revoke
 from .errors import Conflict, NotAllowed, ValidationFailed
 from .organisations import is_member
 from .standings import tournament_standings_recompute
@@ -277,7 +278,7 @@ def tournament_update(*, tournament: Tournament, user: Actor, **changes: Any) ->
     """Change some of ``TOURNAMENT_FIELDS``; each checked with the tournament's other settings and with the
     event's state (``FIXED_ONCE_SEATED``, ``BETWEEN_ROUNDS``: 409 otherwise; a setting sent unchanged is no
     change). A change to what the standings are computed from (tie-breaks, bye policy, formats) recomputes
-    them at once, in the same transaction."""
+    them at once, in the same transaction. Finishing the tournament revokes its tablets for good."""
     locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if user is not None:
         require_organiser(user, locked.pk)
@@ -289,6 +290,8 @@ def tournament_update(*, tournament: Tournament, user: Actor, **changes: Any) ->
         setattr(locked, key, value)
     model_clean(locked, exclude=_REGISTRY_FIELDS)
     locked.save()
+    if "status" in changed and locked.status == Tournament.Status.FINISHED:
+        tournament_devices_revoke(tournament=locked, user=user)  # running again brings none back
     if RANKING_FIELDS & changed and locked.rounds.exists():
         # at once, in this transaction: the standings never show the old order after the change is saved
         tournament_standings_recompute(tournament_id=locked.pk)

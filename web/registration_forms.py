@@ -42,8 +42,15 @@ class EntryForm(forms.Form):
 
     seed = forms.IntegerField(label="Seed", min_value=1, max_value=100_000, required=False)
     tags = forms.CharField(label="Tags", max_length=300, required=False, help_text=TAGS_HELP)
+    byes = forms.CharField(label="Requested byes", max_length=100, required=False,
+                           help_text="Rounds the pair asked to sit out, like 2; 4 (a bye board each, no table).")
     fee_paid = forms.BooleanField(label="Entry fee paid", required=False)
     withdrawn = forms.BooleanField(label="Withdrawn (plays no more rounds)", required=False)
+
+    def __init__(self, *args: Any, byes_offered: bool = True, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if not byes_offered:
+            del self.fields["byes"]
 
 
 class ImportForm(forms.Form):

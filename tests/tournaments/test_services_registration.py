@@ -389,3 +389,17 @@ def test_a_formula_cell_is_an_error_of_its_row_in_csv_and_xlsx() -> None:
     xlsx_rows = pairs_import_preview(data=data, filename="x.xlsx", tournament=tournament, user=organiser).rows
     assert "formula" in csv_rows[0].errors["player_1"]
     assert "formula" in xlsx_rows[0].errors["player_2"]
+
+
+def test_the_entry_details_set_the_requested_byes_and_keep_those_of_paired_rounds() -> None:
+    tournament, organiser = event()
+    entry = make_entries(tournament, 1)[0]
+    entry_details_set(entry=entry, user=organiser, byes="2; 4")
+    assert round_field(tournament, 2).byes == [entry.pk] and round_field(tournament, 4).byes == [entry.pk]
+    Round.objects.create(tournament=tournament, number=2, status=Round.Status.CLOSED)
+    entry_details_set(entry=entry, user=organiser, byes=[3])
+    stored = sorted(Availability.objects.filter(entry=entry).values_list("round_number", flat=True))
+    assert stored == [2, 3], "round 2 is paired: its bye stays"
+    with pytest.raises(ValidationFailed) as refused:
+        entry_details_set(entry=entry, user=organiser, byes="first")
+    assert refused.value.code == "byes_invalid"

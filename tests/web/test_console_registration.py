@@ -272,3 +272,20 @@ def test_the_public_starting_list(client_of: Client, event: Tournament) -> None:
     assert url("public_entries", event.slug) in home
     Tournament.objects.filter(pk=event.pk).update(published=False)
     assert Client().get(url("public_entries", event.slug)).status_code == 404
+
+
+def test_requested_byes_are_set_on_the_entry_form(client_of: Client, event: Tournament) -> None:
+    client_of.post(url("console_entry_add", event.slug), {"player_1": "A One", "player_2": "B Two"})
+    entry = Entry.objects.get(tournament=event)
+    form = client_of.get(url("console_entry_edit", event.slug, entry.pk))
+    assert b"Requested byes" in form.content
+    saved = client_of.post(url("console_entry_edit", event.slug, entry.pk), {"byes": "3; 2"})
+    assert saved.status_code == 302
+    assert sorted(Availability.objects.filter(entry=entry, state="bye").values_list("round_number", flat=True)) == [2, 3]
+    assert b"bye requested: round 2, 3" in client_of.get(url("console_entries", event.slug)).content
+    client_of.post(url("console_entry_edit", event.slug, entry.pk), {"byes": "3"})
+    assert list(Availability.objects.filter(entry=entry).values_list("round_number", flat=True)) == [3]
+    bad = client_of.post(url("console_entry_edit", event.slug, entry.pk), {"byes": "two"})
+    assert bad.status_code == 400 and b"is not a round number" in bad.content
+    Tournament.objects.filter(pk=event.pk).update(pairing_system="round_robin")
+    assert b"Requested byes" not in client_of.get(url("console_entry_edit", event.slug, entry.pk)).content

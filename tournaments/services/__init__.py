@@ -19,6 +19,13 @@ from .accounts import (
 )
 from .audit import audit_record
 from .boards import board_call_help, board_help_clear, board_results_refresh, board_seat, team_match_refresh
+from .checkin import (
+    entry_bye_request,
+    entry_check_in,
+    entry_details_set,
+    entry_fee_paid_set,
+    entry_tags_set,
+)
 from .confirmations import game_confirm, round_close, round_confirm_all
 from .errors import (
     Conflict,
@@ -41,6 +48,13 @@ from .events import (
 )
 from .hands import hand_correct, hand_preview, hand_submit, hand_undo, hand_void
 from .idempotency import idempotent_call, request_fingerprint
+from .import_preview import (
+    ImportRowsInvalid,
+    Preview,
+    pairs_import_check,
+    pairs_import_commit,
+    pairs_import_preview,
+)
 from .imports import ImportResult, PairsImportRefused, RowError, pairs_import
 from .organisations import (
     organisation_create,
@@ -84,6 +98,9 @@ __all__ = [
     # accounts and roles (docs/services.md)
     "invitation_accept", "invitation_create", "invitation_revoke", "organiser_grant", "password_link_issue",
     "password_link_use", "role_grant", "role_revoke", "signup",
+    # registration: the import with a preview, check-in (docs/services.md)
+    "ImportRowsInvalid", "Preview", "entry_bye_request", "entry_check_in", "entry_details_set",
+    "entry_fee_paid_set", "entry_tags_set", "pairs_import_check", "pairs_import_commit", "pairs_import_preview",
     # pairing and standings
     "round_draft_swap", "round_draft_swap_tables", "round_pair", "round_start", "team_lineup_set",
     "tournament_standings_recompute",

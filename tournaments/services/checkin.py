@@ -14,7 +14,7 @@ pairs (``services/pairing.py``) pairs only the pairs present and gives every req
 * ``entry_details_set(entry=, user=, ...)``: the console's entry form in one transaction: seed and
   withdrawn (through ``entry_update``), tags and fee paid.
 
-Refusals (docs/services.md): 400 ``state_invalid``, ``round_invalid``, ``tags_invalid``,
+Refusals (docs/services.md): 400 ``state_invalid``, ``round_invalid``, ``tags_invalid``, ``byes_invalid``,
 ``bye_not_offered`` (a requested bye in a round robin, a knockout or a club-team event), ``value_invalid``;
 403 ``not_organiser``; 409 ``round_already_paired`` (that round is drafted or later: change its draft
 instead), ``entry_withdrawn``, ``tournament_finished``.
@@ -107,6 +107,27 @@ def tags_clean(value: str | Iterable[str] | None, *, field: str = "tags") -> lis
         text = f"At most {MAX_TAGS} tags per pair."
         raise ValidationFailed("tags_invalid", text, fields={field: text})
     return tags
+
+
+def byes_clean(value: str | Iterable[Any] | None, *, field: str = "byes") -> list[int]:
+    """Requested bye rounds as stored: "2; 4", "2, 4" or [2, 4] -> [2, 4] (each once, in order). 400
+    ``byes_invalid`` for anything but round numbers from 1 to ``MAX_ROUND``."""
+    if value is None:
+        return []
+    if isinstance(value, str):
+        parts: list[Any] = [p for p in value.replace(",", ";").replace(" ", ";").split(";") if p]
+    elif isinstance(value, (list, tuple)):
+        parts = list(value)
+    else:
+        raise ValidationFailed("byes_invalid", "Byes are round numbers, like 2; 4.", fields={field: "round numbers"})
+    rounds: set[int] = set()
+    for part in parts:
+        text = str(part).strip() if not isinstance(part, bool) else "x"
+        if not text.isdigit() or not 1 <= int(text) <= MAX_ROUND:
+            message = f"{text!r} is not a round number (like 2; 4)"
+            raise ValidationFailed("byes_invalid", message, fields={field: message})
+        rounds.add(int(text))
+    return sorted(rounds)
 
 
 # ---- shared checks ------------------------------------------------------------------------------------
@@ -208,6 +229,19 @@ def entry_bye_request(*, entry: Entry, round_number: int, user: Actor, requested
     return locked
 
 
+def _byes_set(entry: Entry, rounds: list[int], user: Actor) -> None:
+    """The entry's requested byes become ``rounds`` (rounds already paired are left as they are)."""
+    paired = set(Round.objects.filter(tournament_id=entry.tournament_id).exclude(status=Round.Status.PENDING)
+                 .values_list("number", flat=True))
+    current = set(Availability.objects.filter(entry=entry, state=Availability.State.BYE)
+                  .values_list("round_number", flat=True))
+    wanted = set(rounds)
+    for number in sorted((wanted - current) | (current - wanted)):
+        if number in paired and number in current:
+            continue
+        entry_bye_request(entry=entry, round_number=number, user=user, requested=number in wanted)
+
+
 @transaction.atomic
 def entry_fee_paid_set(*, entry: Entry, paid: bool, user: Actor) -> Entry:
     """The entry fee paid (``True``) or not. An organiser or a scorekeeper at the door."""
@@ -243,9 +277,10 @@ _UNSET: Any = object()
 
 @transaction.atomic
 def entry_details_set(*, entry: Entry, user: Actor, pair: Any = _UNSET, seed: Any = _UNSET, withdrawn: Any = _UNSET,
-                      tags: Any = _UNSET, fee_paid: Any = _UNSET) -> Entry:
+                      tags: Any = _UNSET, fee_paid: Any = _UNSET, byes: Any = _UNSET) -> Entry:
     """The entry form (console) or a PATCH of an entry (API) in one transaction: ``pair``, ``seed`` and
-    ``withdrawn`` through ``entry_update``, ``tags`` and ``fee_paid`` through the services above. Only the
+    ``withdrawn`` through ``entry_update``, ``tags``, ``fee_paid`` and the requested ``byes`` (rounds, as
+    ``byes_clean`` reads them; those of rounds already paired stay) through the services above. Only the
     arguments given change."""
     from .events import entry_update
 
@@ -259,4 +294,6 @@ def entry_details_set(*, entry: Entry, user: Actor, pair: Any = _UNSET, seed: An
         entry = entry_tags_set(entry=entry, tags=tags, user=user)
     if fee_paid is not _UNSET:
         entry = entry_fee_paid_set(entry=entry, paid=fee_paid, user=user)
+    if byes is not _UNSET:
+        _byes_set(entry, byes_clean(byes), user)
     return Entry.objects.select_related("tournament", "pair").get(pk=entry.pk)

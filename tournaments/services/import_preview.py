@@ -44,7 +44,7 @@ from tournaments.models import Club, Entry, Pair, Player, Round, Tournament
 from tournaments.selectors.availability import owned_records, personal_record
 
 from .audit import audit_record
-from .checkin import MAX_ROUND, bye_offered, entry_bye_request, entry_tags_set, require_manager, tags_clean
+from .checkin import bye_offered, byes_clean, entry_bye_request, entry_tags_set, require_manager, tags_clean
 from .errors import Conflict, DomainError, ValidationFailed
 from .events import entry_create, entry_update
 from .imports import REQUIRED_COLUMNS, ImportResult, parse_pairs_csv
@@ -378,18 +378,13 @@ def _check_cells(row: PreviewRow) -> None:
 
 
 def _check_byes(row: PreviewRow, tournament: Tournament, paired: set[int]) -> None:
-    text = row.values.get("byes", "")
     if "byes" not in row.values:
         return
-    rounds: list[int] = []
-    for part in text.replace(",", ";").replace(" ", ";").split(";"):
-        if not part:
-            continue
-        if not part.isdigit() or not 1 <= int(part) <= MAX_ROUND:
-            _add(row.errors, "byes", f"{part!r} is not a round number (like 2; 4)")
-            return
-        rounds.append(int(part))
-    rounds = sorted(set(rounds))
+    try:
+        rounds = byes_clean(row.values["byes"])
+    except ValidationFailed as exc:
+        _add(row.errors, "byes", (exc.fields or {}).get("byes", exc.message))
+        return
     if rounds and not bye_offered(tournament):
         _add(row.errors, "byes", "this event takes no requested byes (Swiss events of pairs only)")
     elif planned := [n for n in rounds if n > max(tournament.rounds_planned, 1)]:

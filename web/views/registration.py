@@ -142,16 +142,18 @@ def entry_edit(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
     """Change an entry's seed, tags, fee paid and withdrawal (one service call)."""
     tournament = organiser_tournament(request.user, slug)
     entry = found(availability.tournament_entry, tournament, entry_id)
+    byes = availability.entry_byes(tournament).get(entry.pk, [])
     initial = {"seed": entry.seed, "tags": "; ".join(entry.tags or []), "fee_paid": entry.fee_paid,
-               "withdrawn": entry.withdrawn}
-    form = EntryForm(request.POST or None, initial=initial)
+               "withdrawn": entry.withdrawn, "byes": "; ".join(map(str, byes))}
+    form = EntryForm(request.POST or None, initial=initial, byes_offered=bye_offered(tournament))
     status = 200
     if request.method == "POST":
         if form.is_valid():
             data = form.cleaned_data
+            extra = {"byes": data["byes"]} if "byes" in data else {}
             try:
                 entry_details_set(entry=entry, user=request.user, seed=data["seed"], tags=data["tags"],
-                                  fee_paid=data["fee_paid"], withdrawn=data["withdrawn"])
+                                  fee_paid=data["fee_paid"], withdrawn=data["withdrawn"], **extra)
             except DomainError as exc:
                 _put_errors(form, dict(exc.fields or {}))
                 if not exc.fields:
@@ -162,7 +164,7 @@ def entry_edit(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
         status = 400
     return render(request, "console/entry_form.html", {
         "tournament": tournament, "form": form, "entry": entry, "cnav": "entries", "adding": False,
-        "byes": availability.entry_byes(tournament).get(entry.pk, []),
+        "byes": byes,
     }, status=status)
 
 

@@ -39,6 +39,12 @@ def _top(target: int, reached: int) -> int:
     return max(reached, shown, 1)
 
 
+def target_drawn(target: int, scores: Sequence[tuple[int, int]]) -> bool:
+    """Whether the chart of these scores draws the target's line (a stored target far above play is not)."""
+    reached = max((max(a, b) for a, b in scores), default=0)
+    return _top(target, reached) >= target
+
+
 def grid_step(top: int) -> int:
     """Points between grid lines: 2, or the round step (1, 2 or 5 times a power of ten) that keeps the
     grid to ``MAX_GRID_LINES`` lines from 0 to ``top``."""

@@ -10,7 +10,7 @@ from tournaments import selectors
 from tournaments.models import Board, Game, GameConfirmation
 
 from .chalk import ChalkLine, chalk_line
-from .charts import game_chart
+from .charts import game_chart, target_drawn
 
 
 @dataclasses.dataclass
@@ -20,6 +20,8 @@ class GameCard:
     chart: str
     confirmations: list[GameConfirmation]
     target: int
+    #: False when the target lies far above the scores reached (the chart then leaves its line out).
+    target_drawn: bool = True
 
     @property
     def score(self) -> tuple[int, int]:
@@ -65,5 +67,6 @@ def board_scorecard(board: Board) -> list[GameCard]:
             title=f"Game {game.number}: score by hand",
             ident=f"g{game.id}",
         )
-        cards.append(GameCard(game=game, lines=lines, chart=chart, confirmations=list(game.open_confirmations), target=target))
+        cards.append(GameCard(game=game, lines=lines, chart=chart, confirmations=list(game.open_confirmations), target=target,
+                              target_drawn=target_drawn(target, [line.score for line in lines])))
     return cards

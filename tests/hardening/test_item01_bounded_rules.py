@@ -298,3 +298,12 @@ def test_item01_property_stored_rules_of_any_size_serve_board_reads_bounded_by_p
     for name, (response, _seconds) in _reads(client, tournament, board, organiser).items():
         assert response.status_code == 200, name
         assert len(response.content) < MAX_BYTES, (name, len(response.content))
+
+
+def test_item01_the_tables_typed_for_pairing_codes_cost_the_limit_not_the_numbers():
+    from web.views.console import _parse_tables
+
+    assert _parse_tables("1-4, 7") == [1, 2, 3, 4, 7]
+    for text in ("1-99999999999", "1-201", "5-1", "0", "1-150, 151-300"):
+        with pytest.raises(ValueError):
+            _parse_tables(text)

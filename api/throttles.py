@@ -1,18 +1,24 @@
-"""Rate limits: tablet writes per device, logins and pairing per client address (429 with Retry-After).
+"""Rate limits (429 with Retry-After): tablet writes per device; login attempts per client address and
+failed logins per account; failed pairing-code exchanges per client address.
 
-The counters live in the cache; with Redis down the cache fails open (django-redis IGNORE_EXCEPTIONS),
-so a limit never turns into a 500. Rates come from ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]``, read at
-request time so tests may change them.
+The client address is ``config.middleware.client_address``: X-Forwarded-For counts only behind the
+configured number of proxies (``NUM_PROXIES``), so a new header value never resets a limit. The counters
+live in the cache; with Redis down the cache fails open (django-redis IGNORE_EXCEPTIONS), so a limit never
+turns into a 500. Rates come from ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]``, read at request time so
+tests may change them.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from typing import Any
 
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
-from rest_framework.throttling import SimpleRateThrottle
+from rest_framework.throttling import BaseThrottle, SimpleRateThrottle
+
+from config.middleware import FailureCounter, client_address, too_many_login_failures
 
 from .permissions import tablet_device
 
@@ -27,6 +33,10 @@ class _ScopedThrottle(SimpleRateThrottle):
 
     def get_rate(self) -> str | None:
         return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
+
+    def get_ident(self, request: Request) -> str:
+        """The client address, X-Forwarded-For only behind configured proxies (DRF's own trusts any)."""
+        return client_address(request)  # type: ignore[arg-type]
 
     def allow_request(self, request: Request, view: Any) -> bool:
         self.rate = self.get_rate()
@@ -60,10 +70,38 @@ class LoginThrottle(_ScopedThrottle):
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
 
-class PairingThrottle(_ScopedThrottle):
-    """Pairing-code exchanges, per client address (a code is short: guessing must be slow)."""
+class LoginAccountThrottle(BaseThrottle):
+    """Failed logins per account (``login_account``, 10 per 15 minutes), from any address, through the API
+    or the session forms: the count is kept by ``config.middleware`` on Django's ``user_login_failed``;
+    this refuses the next attempt, the right password included, until the oldest failure ages out."""
+
+    scope = "login_account"
+
+    def allow_request(self, request: Request, view: Any) -> bool:
+        data = request.data
+        username = data.get("username") if isinstance(data, Mapping) else None
+        self._wait = too_many_login_failures(username) if isinstance(username, str) else None
+        return self._wait is None
+
+    def wait(self) -> float | None:
+        return self._wait
+
+
+class PairingThrottle(BaseThrottle):
+    """Failed pairing-code exchanges, per client address (a code is short: guessing must be slow). Only
+    failures count, so a hall of tablets behind one address pairs freely (docs/decisions.md, issue 11)."""
 
     scope = "pairing"
+    failures = FailureCounter(scope)
 
-    def get_cache_key(self, request: Request, view: Any) -> str | None:
-        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+    def allow_request(self, request: Request, view: Any) -> bool:
+        self._wait = self.failures.retry_after(client_address(request))  # type: ignore[arg-type]
+        return self._wait is None
+
+    def wait(self) -> float | None:
+        return self._wait
+
+    @classmethod
+    def record_failure(cls, request: Request) -> None:
+        """A refused exchange (unknown, used or expired code, a malformed request) from this address."""
+        cls.failures.record(client_address(request))  # type: ignore[arg-type]

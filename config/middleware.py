@@ -1,17 +1,23 @@
 """Cross-cutting middleware: 503 with Retry-After when the database is down; security headers; a health
-check for containers; a rate limit on the session login forms; a log filter that keeps pairing codes
-and tokens out of log lines (docs/security.md)."""
+check for containers; a rate limit on the session login forms and the per-account count of failed logins
+(shared with the API's login); a log filter that keeps pairing codes and tokens out of log lines
+(docs/security.md)."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
+import math
 import re
 import time
 from collections.abc import Callable
+from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.signals import user_login_failed
 from django.core.cache import cache
+from django.core.exceptions import ImproperlyConfigured
 from django.db import DatabaseError, InterfaceError, OperationalError, connection
 from django.http import HttpRequest, HttpResponse
 
@@ -134,34 +140,129 @@ def client_address(request: HttpRequest) -> str:
     return remote
 
 
+PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def parse_rate(rate: str | None) -> tuple[int, int] | None:
+    """``"10/min"`` -> (10, 60), ``"10/15m"`` -> (10, 900): a count per a number of seconds, minutes, hours
+    or days (DRF's own throttles read the unit's first letter only, so they keep to ``N/unit``)."""
+    if not rate:
+        return None
+    count, _, period = rate.partition("/")
+    match = re.fullmatch(r"\s*(\d*)\s*([smhd])[a-z]*\s*", period)
+    if not count.strip().isdigit() or match is None:
+        raise ImproperlyConfigured(f"A rate is written like 10/min or 10/15m, not {rate!r}.")
+    return int(count), int(match.group(1) or 1) * PERIODS[match.group(2)]
+
+
+def throttle_rate(scope: str) -> tuple[int, int] | None:
+    """The rate of ``scope`` in ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]``, read per request."""
+    rates = getattr(settings, "REST_FRAMEWORK", {}).get("DEFAULT_THROTTLE_RATES", {})
+    return parse_rate(rates.get(scope))
+
+
+class FailureCounter:
+    """Failures per identity within the ``scope``'s rate (a sliding window), kept in the cache as a list of
+    times like DRF's throttle history. Only failures are recorded, so what succeeds never spends the
+    budget: used for failed logins per account and failed tablet pairings per address (issue 11 item 7).
+    A cache that fails (Redis down) fails open: nothing is refused and nothing breaks."""
+
+    def __init__(self, scope: str) -> None:
+        self.scope = scope
+
+    def _key(self, ident: str) -> str:
+        return f"failures:{self.scope}:{ident}"
+
+    def _history(self, ident: str, seconds: int, now: float) -> list[float]:
+        stored = cache.get(self._key(ident)) or []
+        return [t for t in stored if isinstance(t, (int, float)) and t > now - seconds]
+
+    def retry_after(self, ident: str) -> int | None:
+        """Seconds until ``ident`` may try again when its failures are used up; None when it may now."""
+        rate = throttle_rate(self.scope)
+        if rate is None:
+            return None
+        limit, seconds = rate
+        now = time.time()
+        try:
+            history = self._history(ident, seconds, now)
+        except Exception:  # the cache is down: fail open, never a 500
+            log.warning("%s failure counter unavailable; allowing the request", self.scope)
+            return None
+        if len(history) < limit:
+            return None
+        return max(1, math.ceil(history[-limit] + seconds - now))
+
+    def record(self, ident: str) -> None:
+        rate = throttle_rate(self.scope)
+        if rate is None:
+            return
+        limit, seconds = rate
+        now = time.time()
+        try:
+            history = self._history(ident, seconds, now)
+            history.append(now)
+            cache.set(self._key(ident), history[-limit:], timeout=seconds)
+        except Exception:  # the cache is down: the failure goes uncounted
+            log.warning("%s failure counter unavailable; a failure was not counted", self.scope)
+
+
+def account_ident(username: str) -> str:
+    """One account however its name is typed (case, blanks), as a digest: no name in a cache key."""
+    return hashlib.sha256(username.strip().casefold().encode()).hexdigest()[:32]
+
+
+#: Failed logins per account, from any address, through the API or the session forms (``login_account``).
+LOGIN_FAILURES = FailureCounter("login_account")
+
+
+def _count_failed_login(sender: Any, credentials: dict[str, Any], request: Any = None, **kwargs: Any) -> None:
+    """``django.contrib.auth.authenticate`` failed (the API's login, the admin's and the console's forms)."""
+    username = (credentials or {}).get("username")
+    if username:
+        LOGIN_FAILURES.record(account_ident(str(username)))
+
+
+user_login_failed.connect(_count_failed_login, dispatch_uid="hangjack.login_failures")
+
+
+def too_many_login_failures(username: str) -> int | None:
+    """Seconds this account must wait before the next login attempt (None: it may try now)."""
+    return LOGIN_FAILURES.retry_after(account_ident(username)) if username else None
+
+
 class LoginRateLimitMiddleware:
     """At most the ``login`` rate (``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]``, e.g. ``10/min``) of login
     form posts per client address to the paths in ``LOGIN_RATE_LIMIT_PATHS``; then 429 + Retry-After.
+    A form naming an account with the ``login_account`` rate of failed logins used up (``10/15m``: from any
+    address, through the API or a form) is refused the same way until the oldest failure ages out.
 
-    The API's own login is throttled by DRF with the same rate; this covers the session forms (the admin
+    The API's own login is throttled by DRF with the same rates; this covers the session forms (the admin
     and the organiser console). Counters live in the cache and fail open when it is down.
     """
 
     #: the sign-in forms, and the account forms that take a password or send mail (web/urls.py)
     DEFAULT_PATHS = ("/admin/login/", "/accounts/login/", "/accounts/signup/", "/accounts/invite/",
                      "/accounts/password-link/", "/accounts/password/reset/")
-    PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
-    def _rate(self) -> tuple[int, int] | None:
-        rates = getattr(settings, "REST_FRAMEWORK", {}).get("DEFAULT_THROTTLE_RATES", {})
-        rate = rates.get("login")
-        if not rate:
-            return None
-        count, period = rate.split("/")
-        return int(count), self.PERIODS[period[0]]
-
     def __call__(self, request: HttpRequest) -> HttpResponse:
         paths = getattr(settings, "LOGIN_RATE_LIMIT_PATHS", self.DEFAULT_PATHS)
-        rate = self._rate()
-        if request.method != "POST" or request.path not in paths or rate is None:
+        if request.method != "POST" or request.path not in paths:
+            return self.get_response(request)
+        wait = too_many_login_failures(str(request.POST.get("username", "")))
+        if wait is not None:
+            log.warning("failed logins of one account used up on %s", request.path)
+            response = HttpResponse(
+                "Too many failed sign-ins for this account. Wait a few minutes and try again.",
+                status=429, content_type="text/plain",
+            )
+            response["Retry-After"] = str(wait)
+            return response
+        rate = throttle_rate("login")
+        if rate is None:
             return self.get_response(request)
         limit, seconds = rate
         window = int(time.time() // seconds)

@@ -230,7 +230,7 @@ def test_web_command_serves_healthz_and_logs_no_pairing_code(tmp_path):
         GUNICORN_BIND=f"127.0.0.1:{port}",
         WEB_CONCURRENCY="1",
     )
-    env.pop("REDIS_URL", None)
+    env["REDIS_URL"] = "redis://127.0.0.1:1/0"  # production needs a shared cache configured; nobody listens
     log = tmp_path / "gunicorn.log"
     with log.open("w") as out:
         process = subprocess.Popen(

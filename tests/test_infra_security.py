@@ -19,6 +19,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def run_with_settings(module: str, args: list[str], **env: str) -> subprocess.CompletedProcess[str]:
     clean = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
+    # Production needs a shared cache configured (issue 11 item 7); nothing pings it at start.
+    clean.setdefault("REDIS_URL", "redis://127.0.0.1:1/0")
     clean.update({"DJANGO_SETTINGS_MODULE": module, **env})
     return subprocess.run(
         [sys.executable, *args], cwd=ROOT, env=clean, capture_output=True, text=True, timeout=120, check=False

@@ -17,7 +17,7 @@ from rest_framework.views import APIView
 from ..permissions import IsSignedIn, organiser_user
 from ..schema import error_responses
 from ..serializers.auth import LoginSerializer, TokenSerializer, UserSerializer
-from ..throttles import LoginThrottle
+from ..throttles import LoginAccountThrottle, LoginThrottle
 
 TOKEN_LIFETIME = timedelta(hours=24)
 
@@ -36,7 +36,7 @@ def _user_body(user: Any) -> dict[str, Any]:
 class LoginView(APIView):
     authentication_classes: list[Any] = []
     permission_classes: list[Any] = []
-    throttle_classes = [LoginThrottle]
+    throttle_classes = [LoginThrottle, LoginAccountThrottle]
 
     @extend_schema(
         operation_id="auth_login",

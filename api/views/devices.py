@@ -9,10 +9,12 @@ import qrcode.image.svg
 from django.db.models import QuerySet
 from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_view
 from rest_framework import generics, status
+from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from tournaments.errors import DomainError
 from tournaments.models import Device
 from tournaments.services.devices import device_pair, device_revoke, pairing_code_create
 
@@ -139,8 +141,13 @@ class TabletPairView(APIView):
     )
     def post(self, request: Request) -> Response:
         serializer = PairRequestSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        device, token = device_pair(code=serializer.validated_data["code"], label=serializer.validated_data["label"])
+        try:
+            serializer.is_valid(raise_exception=True)
+            device, token = device_pair(code=serializer.validated_data["code"],
+                                        label=serializer.validated_data["label"])
+        except (ValidationError, DomainError):
+            PairingThrottle.record_failure(request)  # only failed exchanges count toward the limit
+            raise
         response = Response(PairResponseSerializer(PairResponseSerializer.body(device, token)).data, status=201)
         response["Cache-Control"] = "no-store"
         return response

@@ -196,7 +196,13 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "api.pagination.Pagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
-    "DEFAULT_THROTTLE_RATES": {"tablet_write": "120/min", "login": "10/min", "pairing": "20/min"},
+    # login: attempts per client address; login_account: FAILED logins per account (any address, the API and
+    # the session forms; "10/15m" is 10 per 15 minutes); pairing: FAILED code exchanges per address.
+    "DEFAULT_THROTTLE_RATES": {"tablet_write": "120/min", "login": "10/min", "login_account": "10/15m",
+                               "pairing": "20/min"},
+    # X-Forwarded-For is trusted only behind a known number of proxies (DJANGO_NUM_PROXIES; production
+    # sets 1, Caddy); unset, a client is its REMOTE_ADDR and the header is ignored (issue 11 item 7).
+    "NUM_PROXIES": int(os.environ["DJANGO_NUM_PROXIES"]) if os.environ.get("DJANGO_NUM_PROXIES") else None,
 }
 REST_KNOX = {"TOKEN_TTL": None, "AUTH_HEADER_PREFIX": "Token"}
 SPECTACULAR_SETTINGS = {

@@ -10,7 +10,7 @@ import os
 from django.core.exceptions import ImproperlyConfigured
 
 from .base import *  # noqa: F401,F403
-from .base import LOGGING, MIDDLEWARE, REST_FRAMEWORK, SECRET_KEY, env_bool
+from .base import CACHES, LOGGING, MIDDLEWARE, REST_FRAMEWORK, SECRET_KEY, env_bool
 
 if not SECRET_KEY:
     raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set in production (DEBUG is off)")
@@ -21,6 +21,15 @@ if SECRET_KEY.startswith(("<", "change-me", "dev-only", "test-only", "django-ins
     )
 
 DEBUG = False
+
+# Rate limits (logins, pairing, tablet writes) count in the cache: with one per worker, each worker counts
+# alone (19 of 25 logins got through 2 workers). Production refuses to start without a shared cache. This
+# checks the configuration only, never pings Redis: Redis going down at run time still fails open.
+if not str(CACHES["default"].get("BACKEND", "")).endswith("RedisCache"):
+    raise ImproperlyConfigured(
+        "REDIS_URL must be set in production: rate limits count in a cache shared by every worker "
+        "(without one each worker counts alone)"
+    )
 
 # HTTPS: Caddy terminates TLS and sets X-Forwarded-Proto; Django redirects plain HTTP and sends HSTS.
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

@@ -249,3 +249,30 @@ def test_item07_failed_exchanges_are_still_limited_and_successes_do_not_count(wo
     assert limited.status_code == 429 and int(limited["Retry-After"]) >= 1
     # Another address is not limited.
     assert api.post("/api/v1/tablet/pair/", {"code": fresh}, format="json", REMOTE_ADDR="198.51.100.31").status_code == 201
+
+
+@pytest.mark.redis
+@pytest.mark.django_db
+def test_item07_workers_share_the_account_counter_in_redis(settings: Any, tmp_path: Path) -> None:
+    """Failures counted by another process (another gunicorn worker) lock the account here too."""
+    worker = f"item07-{os.getpid()}-{tmp_path.name}"  # the test settings prefix Redis keys with test-<worker>
+    redis = os.environ.get("REDIS_URL", "")
+    settings.CACHES = {"default": {
+        "BACKEND": "django_redis.cache.RedisCache", "LOCATION": redis, "KEY_PREFIX": f"test-{worker}",
+        "OPTIONS": {"CLIENT_CLASS": "django_redis.client.DefaultClient", "IGNORE_EXCEPTIONS": True},
+    }}
+    code = (
+        "import django; django.setup(); from django.core.management import call_command; "
+        "call_command('migrate', verbosity=0); from django.test import Client; c = Client(); "
+        "codes = {c.post('/api/v1/auth/login/', {'username': 'ghost', 'password': 'x'}, "
+        "content_type='application/json', HTTP_HOST='localhost', REMOTE_ADDR=f'192.0.2.{i}').status_code "
+        "for i in range(1, 11)}; print(sorted(codes))"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
+    env.update(DJANGO_SETTINGS_MODULE="config.settings.test", DATABASE_URL=f"sqlite:///{tmp_path / 'w.sqlite3'}",
+               REDIS_URL=redis, PYTEST_XDIST_WORKER=worker)
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=180, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip().splitlines()[-1] == "[401]"
+    assert _login(APIClient(), "ghost", "x", REMOTE_ADDR="192.0.2.99").status_code == 429

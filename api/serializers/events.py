@@ -18,6 +18,7 @@ from scoring import InvalidHand, RuleSet
 from tournaments.models import Entry, Pair, Round, Tournament
 
 from ..schema import RULES_REF
+from .fields import NamesAsTyped
 
 MAX_ROUNDS = 99
 
@@ -46,7 +47,8 @@ class RegistryField(serializers.JSONField):
         super().__init__(**kwargs)
 
 
-class TournamentSerializer(serializers.ModelSerializer):
+class TournamentSerializer(NamesAsTyped, serializers.ModelSerializer):
+    name_fields = ("name", "venue")  # checked by the services (name_invalid), as typed
     rules = RulesField(required=False, help_text="A preset name or an object of options over a preset.")
     rules_resolved = serializers.JSONField(read_only=True, help_text="Every option, resolved by the engine.")
     entrant_type = RegistryField("entrant_type", required=False)

@@ -12,6 +12,8 @@ from rest_framework import serializers
 
 from tournaments.models import Club, Organisation, Pair, Player
 
+from .fields import NamesAsTyped
+
 OWNER_HELP = ("The organisation it belongs to (one of yours); by default your personal organisation, or the "
               "club's for a player or pair of a club.")
 
@@ -21,7 +23,8 @@ def _owner_field() -> serializers.PrimaryKeyRelatedField:  # type: ignore[type-a
                                               help_text=OWNER_HELP)
 
 
-class ClubSerializer(serializers.ModelSerializer):
+class ClubSerializer(NamesAsTyped, serializers.ModelSerializer):
+    name_fields = ("name", "short_name", "town")
     owner = _owner_field()
 
     class Meta:
@@ -30,7 +33,8 @@ class ClubSerializer(serializers.ModelSerializer):
         validators: list[Any] = []  # a club's name within its organisation: the service's check (name_taken)
 
 
-class PlayerSerializer(serializers.ModelSerializer):
+class PlayerSerializer(NamesAsTyped, serializers.ModelSerializer):
+    name_fields = ("name",)
     owner = _owner_field()
 
     class Meta:
@@ -38,7 +42,8 @@ class PlayerSerializer(serializers.ModelSerializer):
         fields = ["id", "name", "club", "owner"]
 
 
-class PairSerializer(serializers.ModelSerializer):
+class PairSerializer(NamesAsTyped, serializers.ModelSerializer):
+    name_fields = ("name",)
     display_name = serializers.CharField(read_only=True)
     seed = serializers.IntegerField(min_value=1, max_value=100_000, allow_null=True, required=False)
     owner = _owner_field()
@@ -74,7 +79,8 @@ class CopyableQuerySerializer(serializers.Serializer):
                                           help_text="A published tournament (or one you hold a role on).")
 
 
-class OrganisationSerializer(serializers.ModelSerializer):
+class OrganisationSerializer(NamesAsTyped, serializers.ModelSerializer):
+    name_fields = ("name",)
     role = serializers.SerializerMethodField(help_text="Your role in it: owner or member (staff: null if none).")
 
     class Meta:

@@ -9,6 +9,10 @@ Cc and Cf code point for the one validator (``tournaments.services._rules.clean_
 
 Before: a club named three zero-width spaces, a player "evil\\u202e" (which displays as "live" reversed
 text after it) and an NFD name were all stored as sent.
+
+A NUL never reaches a service through the API: the API's parsers refuse it anywhere in a JSON or CSV body
+(400 ``parse_error``: PostgreSQL cannot store it), as they did before; the services refuse it as
+``name_invalid`` (the validator's table below).
 """
 
 from __future__ import annotations
@@ -95,9 +99,12 @@ CASES = [(e, f, b, t, m) for e, f, b, t, m in ENDPOINTS]
 IDS = [f"{e}.{f}" for e, f, *_ in ENDPOINTS]
 
 
-def _assert_name_invalid(response: Any, field: str) -> None:
+def _assert_name_invalid(response: Any, field: str, bad: str = "") -> None:
     assert response.status_code == 400, response.content
     error = response.json()["error"]
+    if "\x00" in bad:
+        assert error["code"] == "parse_error", error  # refused by the parser, before any view
+        return
     assert error["code"] == "name_invalid", error
     assert field in error["fields"], error
 
@@ -108,7 +115,7 @@ def test_item11_post_refuses_an_invisible_or_control_name(api: Any, world: World
                                                            base: Base, target: Any, model: Any, bad: str) -> None:
     body = {**base(api, world), field: bad}
     before = model.objects.count() if model is not None else 0
-    _assert_name_invalid(api.post(f"/api/v1/{endpoint}/", body, format="json", **_org(world)), field)
+    _assert_name_invalid(api.post(f"/api/v1/{endpoint}/", body, format="json", **_org(world)), field, bad)
     if model is not None:
         assert model.objects.count() == before
 
@@ -119,7 +126,7 @@ def test_item11_patch_refuses_an_invisible_or_control_name(api: Any, world: Worl
                                                             base: Base, target: Any, model: Any, bad: str) -> None:
     pk = target(api, world)
     response = api.patch(f"/api/v1/{endpoint}/{pk}/", {field: bad}, format="json", **_org(world))
-    _assert_name_invalid(response, field)
+    _assert_name_invalid(response, field, bad)
     if model is not None:
         assert getattr(model.objects.get(pk=pk), field) != bad
 
@@ -163,10 +170,21 @@ def test_item11_the_csv_import_refuses_an_invisible_or_control_name(api: Any, wo
     response = _import(api, world, f"{cells['player_1']},{cells['player_2']},{cells['club']},1")
     assert response.status_code == 400, response.content
     error = response.json()["error"]
-    assert error["code"] == "csv_rows_invalid", error
-    assert column in error["fields"]["line 2"], error
+    if "\x00" in bad:
+        assert error["code"] == "parse_error", error
+    else:
+        assert error["code"] == "csv_rows_invalid", error
+        assert column in error["fields"]["line 2"], error
     assert not Player.objects.filter(name="Ann Lee").exists()
     assert not Club.objects.filter(name="Import Club").exists()
+
+
+def test_item11_the_import_service_refuses_a_nul_in_a_name(db: Any) -> None:
+    from tournaments.services.imports import PairsImportRefused, pairs_import
+
+    with pytest.raises(PairsImportRefused) as caught:
+        pairs_import(data="player_1,player_2,club,seed\nAnn\x00Lee,Bob Ali,,1\n", user=None)
+    assert "player_1" in caught.value.fields["line 2"]
 
 
 def test_item11_the_csv_import_stores_names_nfc(api: Any, world: World) -> None:
@@ -214,3 +232,64 @@ def test_item11_visible_names_are_kept_in_nfc(value: str, stored: str) -> None:
     from tournaments.services._rules import clean_name
 
     assert clean_name(value, "name") == stored
+
+
+# ---- every registry write service, called directly (what the console and the admin call) ------------------
+
+
+def _service_cases() -> list[tuple[str, Callable[[Any, str], Any]]]:
+    from tournaments import services
+
+    def club(user: Any, bad: str, field: str = "name") -> Any:
+        return services.club_create(user=user, **{"name": "Svc Club", field: bad})
+
+    def club_update(user: Any, bad: str, field: str = "name") -> Any:
+        return services.club_update(club=services.club_create(name="Svc Upd", user=user), user=user, **{field: bad})
+
+    def pair(user: Any, bad: str) -> Any:
+        p1, p2 = (services.player_create(name=n, user=user) for n in ("Svc One", "Svc Two"))
+        return services.pair_create(player_1=p1, player_2=p2, name=bad, user=user)
+
+    return [
+        ("club_create name", club),
+        ("club_create short_name", lambda u, b: club(u, b, "short_name")),
+        ("club_create town", lambda u, b: club(u, b, "town")),
+        ("club_update name", club_update),
+        ("club_update town", lambda u, b: club_update(u, b, "town")),
+        ("player_create", lambda u, b: services.player_create(name=b, user=u)),
+        ("player_update", lambda u, b: services.player_update(
+            player=services.player_create(name="Svc P", user=u), name=b, user=u)),
+        ("pair_create", pair),
+        ("tournament_create name", lambda u, b: services.tournament_create(name=b, slug="svc-cup", user=u)),
+        ("tournament_create venue", lambda u, b: services.tournament_create(name="Svc", slug="svc-cup", venue=b,
+                                                                            user=u)),
+        ("tournament_update name", lambda u, b: services.tournament_update(
+            tournament=services.tournament_create(name="Svc", slug="svc-cup", user=u), name=b, user=u)),
+        ("organisation_create", lambda u, b: services.organisation_create(name=b, user=u)),
+        ("organisation_update", lambda u, b: services.organisation_update(
+            organisation=services.organisation_create(name="Svc League", user=u), name=b, user=u)),
+    ]
+
+
+@pytest.mark.parametrize("bad", ["a\x00b", "\u200b", "evil\u202e", " \t "], ids=["NUL", "zero-width", "RLO", "blank"])
+@pytest.mark.parametrize("case", range(13))
+def test_item11_every_registry_write_service_refuses_a_bad_name(db: Any, case: int, bad: str) -> None:
+    from tests.api.conftest import make_user
+    from tournaments.services.errors import ValidationFailed
+
+    name, call = _service_cases()[case]
+    with pytest.raises(ValidationFailed) as caught:
+        call(make_user("svc"), bad)
+    assert caught.value.code == "name_invalid", (name, caught.value)
+
+
+def test_item11_a_stored_name_is_not_checked_again_when_another_field_changes(db: Any) -> None:
+    """No backfill: a name stored before the check stays, and the record's other fields still change."""
+    from tests.api.conftest import make_user
+    from tournaments import services
+
+    user = make_user("legacy")
+    club = services.club_create(name="Legacy", user=user)
+    Club.objects.filter(pk=club.pk).update(name="\u200bLegacy")
+    changed = services.club_update(club=club, town="Toco", user=user)
+    assert changed.name == "\u200bLegacy" and changed.town == "Toco"

@@ -1,5 +1,6 @@
 """Checks the registry services share: the one 4-player rule, the registry's refusal as a service's,
-and a model's own field checks (lengths, slugs, choices, uniqueness) as ``ValidationFailed``.
+a model's own field checks (lengths, slugs, choices, uniqueness) as ``ValidationFailed``, and the one
+check of a name (``clean_name``: visible text, no control or format characters, stored NFC).
 
 ``check_four_players`` is the only place that says a pairs event takes 4-player rule sets
 (docs/decisions.md, "Events, entrants and formats"); ``rounds.tournament_rules_resolve`` and
@@ -8,6 +9,7 @@ and a model's own field checks (lengths, slugs, choices, uniqueness) as ``Valida
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Collection, Mapping
 from typing import Any
 
@@ -23,6 +25,66 @@ from .errors import ValidationFailed
 #: Django's check codes as the services name them (``unique`` on ``slug`` -> ``slug_taken``).
 _DJANGO_CODES = {"blank": "required", "null": "required", "max_length": "too_long", "invalid": "invalid",
                  "invalid_choice": "invalid_choice", "min_value": "out_of_range", "max_value": "out_of_range"}
+
+
+#: Unicode categories a name never holds: control (Cc: NUL, escapes, line feeds), format (Cf: zero-width
+#: spaces and joiners, bidi embeddings, overrides and isolates, the soft hyphen), surrogates (Cs) and the
+#: line and paragraph separators (Zl, Zp).
+REFUSED_IN_NAMES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+#: Letters and symbols to Unicode that draw nothing: the Hangul fillers and the blank Braille cell.
+_BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+#: Every name a registry write stores, by model (``model_clean`` checks each one that is written).
+NAME_FIELDS: dict[str, tuple[str, ...]] = {
+    "tournaments.club": ("name", "short_name", "town"),
+    "tournaments.player": ("name",),
+    "tournaments.pair": ("name",),
+    "tournaments.tournament": ("name", "venue"),
+    "tournaments.organisation": ("name",),
+}
+
+
+def _visible(char: str) -> bool:
+    return unicodedata.category(char)[0] in "LNPS" and char not in _BLANK
+
+
+def clean_name(value: Any, field: str, *, required: bool = False) -> Any:
+    """A name as stored: NFC, without outer white space; 400 ``name_invalid`` (``fields[field]``) when it
+    holds a control or format character (zero-width, bidi overrides, NUL ...) or, given at all (or
+    ``required``), no visible character. A value that is not a string is the caller's to refuse."""
+    if not isinstance(value, str):
+        return value
+    text = unicodedata.normalize("NFC", value)
+    refused = sorted({f"U+{ord(c):04X}" for c in text if unicodedata.category(c) in REFUSED_IN_NAMES})
+    if refused:
+        message = ("A name may not hold invisible, control or text-direction characters "
+                   f"({', '.join(refused[:5])}{' ...' if len(refused) > 5 else ''}).")
+        raise ValidationFailed("name_invalid", message, fields={field: message})
+    text = text.strip()
+    if (text or value or required) and not any(_visible(c) for c in text):
+        message = "A name needs at least one visible character."
+        raise ValidationFailed("name_invalid", message, fields={field: message})
+    return text
+
+
+def clean_names(obj: models.Model, *, exclude: Collection[str] = ()) -> None:
+    """Every name of ``obj`` (``NAME_FIELDS``) that is being written, through ``clean_name`` and set back in
+    its stored form; a name kept as it is stored is not checked again (stored names are not rewritten)."""
+    fields = [f for f in NAME_FIELDS.get(obj._meta.label_lower, ()) if f not in exclude]
+    if not fields:
+        return
+    stored: dict[str, Any] = {}
+    if obj.pk is not None and not obj._state.adding:
+        stored = type(obj)._default_manager.filter(pk=obj.pk).values(*fields).first() or {}
+    errors: dict[str, tuple[str, str]] = {}
+    for name in fields:
+        value = getattr(obj, name)
+        if name in stored and stored[name] == value:
+            continue
+        try:
+            setattr(obj, name, clean_name(value, name))
+        except ValidationFailed as exc:
+            errors[name] = (exc.code, (exc.fields or {}).get(name, exc.message))
+    refuse(errors, "names")
 
 
 def check_four_players(rules: RuleSet) -> None:
@@ -65,8 +127,9 @@ def unknown_fields(given: Collection[str], allowed: Collection[str], what: str) 
 
 
 def model_clean(obj: models.Model, *, exclude: Collection[str] = ()) -> None:
-    """The model's own field checks (lengths, slugs, choices, uniqueness) as one ``ValidationFailed``;
-    ``unique`` on a field is coded ``<field>_taken``."""
+    """Its names (``clean_names``: 400 ``name_invalid``), then the model's own field checks (lengths, slugs,
+    choices, uniqueness) as one ``ValidationFailed``; ``unique`` on a field is coded ``<field>_taken``."""
+    clean_names(obj, exclude=exclude)
     try:
         obj.full_clean(exclude=list(exclude), validate_constraints=False)
     except DjangoValidationError as exc:

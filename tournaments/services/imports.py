@@ -29,6 +29,7 @@ from tournaments.csvsafe import FORMULA_CELL, is_formula
 from tournaments.models import AuditEvent, Club, Entry, Pair, Player, Tournament
 
 from ._common import actor, require_organiser
+from ._rules import clean_name
 from .errors import ValidationFailed
 from .organisations import default_owner_id, member_organisation_ids
 
@@ -158,6 +159,11 @@ def parse_pairs_csv(data: bytes | str) -> tuple[list[PairRow], list[RowError]]:
             ), code=FORMULA_CELL))
             continue
         problems: list[str] = []
+        for column in ("player_1", "player_2", "club"):  # names as the services store them (_rules.clean_name)
+            try:
+                values[column] = clean_name(values[column], column)
+            except ValidationFailed as exc:
+                problems.append(f"{column}: {exc.message}")
         for column in ("player_1", "player_2"):
             if not values[column]:
                 problems.append(f"{column} is empty")

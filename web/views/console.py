@@ -78,6 +78,7 @@ def _dashboard_context(request: HttpRequest, slug: str) -> dict[str, Any]:
         "help_count": sum(1 for b in boards if b.help_called),
         "next_number": (max((r.number for r in rounds), default=0) + 1),
         "all_closed": all(r.status == Round.Status.CLOSED for r in rounds),
+        "entry_count": selectors.active_entry_count(tournament) if not rounds else None,
     }
 
 

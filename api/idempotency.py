@@ -1,5 +1,5 @@
 """HTTP glue for idempotent tablet writes (docs/decisions.md): the ``Idempotency-Key`` header, the replay
-answered before rate limiting, and ``services.idempotent_call`` around the write.
+answered before rate limiting, and ``services.idempotency.idempotent_outcome`` around the write.
 
 A missing key is 400; the same key with the same body returns the stored answer (with
 ``Idempotent-Replayed: true``); the same key with another body is 422 (the service's
@@ -18,8 +18,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from tournaments.models import Device, IdempotencyRecord
-from tournaments.services import idempotent_call
-from tournaments.services.idempotency import MAX_KEY_LENGTH
+from tournaments.services.idempotency import MAX_KEY_LENGTH, idempotent_outcome
 
 HEADER = "Idempotency-Key"
 #: Visible ASCII only: what a UUID, a ULID or any sane client key is made of.
@@ -54,20 +53,15 @@ def is_known_key(request: Request, device: Device | None) -> bool:
 def idempotent_response(
     request: Request, device: Device, write: Callable[[], tuple[int, dict[str, Any]]]
 ) -> Response:
-    """Run ``write`` (returning status and JSON body) at most once per device and key."""
+    """Run ``write`` (returning status and JSON body) at most once per device and key. Every stored answer
+    says ``Idempotent-Replayed: true``, also the one a request gets when its own write lost a race with
+    the same key (it ran, was refused or rolled back, and the winner's answer is returned)."""
     key = idempotency_key(request)
-    ran = False
-
-    def call() -> tuple[int, dict[str, Any]]:
-        nonlocal ran
-        ran = True
-        return write()
-
-    status_code, body = idempotent_call(
-        device=device, key=key, method=request.method or "POST", path=request.path, body=request.data, call=call
+    outcome = idempotent_outcome(
+        device=device, key=key, method=request.method or "POST", path=request.path, body=request.data, call=write
     )
-    response = Response(body, status=status_code)
-    if not ran:
+    response = Response(outcome.body, status=outcome.status)
+    if outcome.replayed:
         response[REPLAYED_HEADER] = "true"
     return response
 

@@ -283,6 +283,18 @@ class LoginRateLimitMiddleware:
         return self.get_response(request)
 
 
+class OneLineFilter(logging.Filter):
+    """A record as one warning line, its message only: no traceback. On the ``django.security.DisallowedHost``
+    logger (config/settings/base.py), where every request with a foreign Host used to log a full traceback."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.msg, record.args = " ".join(record.getMessage().split()), ()
+        record.exc_info, record.exc_text, record.stack_info = None, None, None
+        if record.levelno > logging.WARNING:
+            record.levelno, record.levelname = logging.WARNING, logging.getLevelName(logging.WARNING)
+        return True
+
+
 class RedactSecretsFilter(logging.Filter):
     """Take tablet pairing codes (``/tablet/pair/<code>``), the tokens of invitation, password and reset
     links (``/accounts/invite/<token>/``, ``/accounts/password-link/<token>/``,

@@ -12,7 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournaments.models import Board, Game, Hand
+from tournaments.models import Board, Game, GameConfirmation, Hand
 from tournaments.selectors import board_state
 from tournaments.services import PreconditionFailed, board_help_clear, game_confirm, hand_correct, hand_void
 
@@ -118,21 +118,27 @@ class GameConfirmView(APIView):
     @extend_schema(
         operation_id="games_confirm",
         tags=["boards"],
-        summary="The organiser confirms a finished game; on a disputed game this is the ruling that the "
-                "result stands (otherwise correct or void hands first)",
+        summary="The organiser confirms a finished game (201; 200 when the organiser already confirmed it); "
+                "on a disputed game this is the ruling that the result stands (otherwise correct or void hands "
+                "first)",
         request=None,
-        responses={201: ConfirmationSerializer, **error_responses(409)},
+        responses={201: ConfirmationSerializer, 200: ConfirmationSerializer, **error_responses(409)},
         examples=[OpenApiExample("Confirmed", value={"game": 1, "party": "organiser", "agrees": True, "reason": "",
                                                      "game_confirmed": True,
                                                      "created_at": "2026-02-14T10:45:00-04:00"},
-                                 response_only=True, status_codes=["201"])],
+                                 response_only=True, status_codes=["201", "200"])],
     )
     def post(self, request: Request, pk: int) -> Response:
+        """201 with the organiser's new confirmation; 200 with the one already there (already confirmed)."""
         game = organiser_object(request, Game.objects.select_related("board__round"), "board.round.tournament_id",
                                 pk=pk)
+        before = GameConfirmation.objects.filter(game=game, party=GameConfirmation.Party.ORGANISER,
+                                                 cleared=False).values_list("pk", flat=True).first()
         row = game_confirm(game=game, party="organiser", agrees=True, user=organiser_user(request))
         row.game.refresh_from_db(fields=["confirmed"])
-        return Response(ConfirmationSerializer(row).data, status=status.HTTP_201_CREATED)
+        created = before is None or row.pk != before
+        return Response(ConfirmationSerializer(row).data,
+                        status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
 
 class HandDetailView(APIView):

@@ -38,6 +38,9 @@ INSTALLED_APPS = [
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
+    # runserver leaves static files to WhiteNoise's middleware (which refuses non-canonical paths such as
+    # /static/../../etc/passwd: 404) instead of its own handler, which answered a traversal with a 500.
+    "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
     "knox",
@@ -237,7 +240,13 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    "loggers": {"django.request": {"level": "ERROR"}},
+    # A request with a foreign Host (a scanner, a misdirected client) is the client's mistake: one warning
+    # line, never a traceback per request (issue 11 item 12).
+    "filters": {"one_line": {"()": "config.middleware.OneLineFilter"}},
+    "loggers": {
+        "django.request": {"level": "ERROR"},
+        "django.security.DisallowedHost": {"level": "WARNING", "filters": ["one_line"]},
+    },
 }
 
 # Content-Security-Policy sent by config.middleware.SecurityHeadersMiddleware.

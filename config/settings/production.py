@@ -61,7 +61,7 @@ if "config.middleware.LoginRateLimitMiddleware" not in MIDDLEWARE:
 ADMINS: list[tuple[str, str]] = []
 LOGGING = {
     **LOGGING,
-    "filters": {"redact_secrets": {"()": "config.middleware.RedactSecretsFilter"}},
+    "filters": {**LOGGING.get("filters", {}), "redact_secrets": {"()": "config.middleware.RedactSecretsFilter"}},
     "handlers": {
         name: {**handler, "filters": [*handler.get("filters", []), "redact_secrets"]}
         for name, handler in LOGGING["handlers"].items()

@@ -1,11 +1,13 @@
 """Idempotent tablet writes (docs/decisions.md): one answer per device and Idempotency-Key.
 
-``idempotent_call`` answers a known key from the stored record (same request hash) or refuses it
+``idempotent_outcome`` answers a known key from the stored record (same request hash) or refuses it
 (``IdempotencyKeyReused``, another request hash). Otherwise it runs the write and, in the *same*
 transaction, inserts the record of a successful answer; refusals are not stored, so a fixed request may be
 sent again under the same key. Two concurrent requests with one key resolve by the unique constraint on
 (device, key): the loser's whole transaction (its write included) rolls back and it replays the winner's
-answer, never a 500 and never two writes.
+answer, never a 500 and never two writes. Its outcome says ``replayed`` like any other replay (the API's
+``Idempotent-Replayed: true``), although its own write ran first (issue 11 item 12).
+``idempotent_call`` is the same, answering ``(status, body)`` only.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -43,6 +46,16 @@ def _replay(record: IdempotencyRecord, request_hash: str) -> tuple[int, dict[str
     return record.status_code, record.response
 
 
+@dataclass(frozen=True)
+class IdempotentOutcome:
+    """The answer to an idempotent write: ``replayed`` when it is the stored answer of an earlier request
+    with the same key, including one that committed while this request's own write was running."""
+
+    status: int
+    body: dict[str, Any]
+    replayed: bool
+
+
 def idempotent_call(
     *,
     device: Device,
@@ -53,6 +66,20 @@ def idempotent_call(
     call: Callable[[], tuple[int, dict[str, Any]]],
 ) -> tuple[int, dict[str, Any]]:
     """Run ``call`` at most once per (device, key); replay its stored answer for a retry."""
+    outcome = idempotent_outcome(device=device, key=key, method=method, path=path, body=body, call=call)
+    return outcome.status, outcome.body
+
+
+def idempotent_outcome(
+    *,
+    device: Device,
+    key: str,
+    method: str,
+    path: str,
+    body: Any,
+    call: Callable[[], tuple[int, dict[str, Any]]],
+) -> IdempotentOutcome:
+    """``idempotent_call``, saying whether the answer is a replay."""
     if not key:
         raise PreconditionRequired("idempotency_key_required", "Every tablet write needs an Idempotency-Key header.")
     if len(key) > MAX_KEY_LENGTH:
@@ -64,7 +91,7 @@ def idempotent_call(
     request_hash = request_fingerprint(method, path, body)
     record = _stored(device, key)
     if record is not None:
-        return _replay(record, request_hash)
+        return IdempotentOutcome(*_replay(record, request_hash), replayed=True)
     try:
         with transaction.atomic():
             status, payload = call()
@@ -77,12 +104,12 @@ def idempotent_call(
         record = _stored(device, key)
         if record is None:
             raise
-        return _replay(record, request_hash)
+        return IdempotentOutcome(*_replay(record, request_hash), replayed=True)
     except DomainError:
         # Refused (e.g. hand_number_taken because the same request won a race): the winner's stored
         # answer, if any, is the answer to this retry.
         record = _stored(device, key)
         if record is None:
             raise
-        return _replay(record, request_hash)
-    return status, payload
+        return IdempotentOutcome(*_replay(record, request_hash), replayed=True)
+    return IdempotentOutcome(status, payload, replayed=False)

@@ -10,7 +10,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from tournaments.models import Club, Organisation, Pair, Player
+from tournaments.models import Club, EntrySubstitution, Organisation, Pair, Player
 
 from .fields import NamesAsTyped
 
@@ -95,6 +95,30 @@ class OrganisationSerializer(NamesAsTyped, serializers.ModelSerializer):
             return None
         membership = org.memberships.filter(user_id=user.pk).first()
         return membership.role if membership else None
+
+
+class SubstituteSerializer(serializers.Serializer):
+    """A substitute player for an entry (``services.entry_substitute`` checks the rest)."""
+
+    out_player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(),
+                                                    help_text="The entry's player who stops playing.")
+    in_player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(),
+                                                   help_text="The player who plays in their place (one of yours).")
+    from_round = serializers.IntegerField(min_value=-(2**31), max_value=2**31 - 1,
+                                          help_text="The first round the substitute plays (1 to 999).")
+    reason = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+
+
+class EntrySubstitutionSerializer(serializers.ModelSerializer):
+    from_round = serializers.IntegerField(source="round_from", read_only=True)
+    out_player_name = serializers.CharField(source="out_player.name", read_only=True)
+    in_player_name = serializers.CharField(source="in_player.name", read_only=True)
+
+    class Meta:
+        model = EntrySubstitution
+        fields = ["id", "entry", "from_round", "out_player", "out_player_name", "in_player", "in_player_name",
+                  "reason", "created_at"]
+        read_only_fields = fields
 
 
 class PairImportQuerySerializer(serializers.Serializer):

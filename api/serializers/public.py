@@ -10,27 +10,43 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from tournaments.models import Entry, Game, Hand, Round, Tournament
+from tournaments.models import Board, Entry, Game, Hand, Round, Tournament
+from tournaments.selectors.public import entry_seats
 
 ENTRY_SCHEMA = {
     "type": "object",
     "properties": {
         "entry": {"type": "integer"}, "name": {"type": "string"}, "players": {"type": "array", "items": {"type": "string"}},
         "club": {"type": ["string", "null"]},
+        "substitutes": {
+            "type": "array", "description": "Only on a board where a substitute plays for the pair.",
+            "items": {"type": "object", "properties": {"in": {"type": "string"}, "out": {"type": "string"},
+                                                       "from_round": {"type": "integer"}}},
+        },
     },
 }
 
 
-def entry_data(entry: Entry | None) -> dict[str, Any] | None:
+def entry_data(entry: Entry | None, board: Board | None = None) -> dict[str, Any] | None:
+    """An entry as the public reads show it. On a board of a round from which a substitute plays for it,
+    ``players`` names them "(sub for ...)" and ``substitutes`` lists them; otherwise (and for every entry of
+    an event without substitutes) the shape is as it always was."""
     if entry is None:
         return None
     pair = entry.pair
-    return {
+    data: dict[str, Any] = {
         "entry": entry.pk,
         "name": pair.display_name,
         "players": [pair.player_1.name, pair.player_2.name],
         "club": pair.club.name if pair.club_id else None,
     }
+    if entry.substitutions_count and board is not None:
+        seats = entry_seats(entry, board.round.number)
+        if any(seat.replaced is not None for seat in seats):
+            data["players"] = [seat.label for seat in seats]
+            data["substitutes"] = [{"in": s.player.name, "out": s.replaced.name, "from_round": s.from_round}
+                                   for s in seats if s.replaced is not None]
+    return data
 
 
 class PublicTournamentSerializer(serializers.ModelSerializer):
@@ -68,11 +84,11 @@ class PublicBoardSerializer(serializers.Serializer):
 
     @extend_schema_field(ENTRY_SCHEMA)
     def get_pair_a(self, summary: Any) -> dict[str, Any] | None:
-        return entry_data(summary.pair_a)
+        return entry_data(summary.pair_a, summary.board)
 
     @extend_schema_field({"oneOf": [{"type": "null"}, ENTRY_SCHEMA]})
     def get_pair_b(self, summary: Any) -> dict[str, Any] | None:
-        return entry_data(summary.pair_b)
+        return entry_data(summary.pair_b, summary.board)
 
 
 class PublicRoundDetailSerializer(serializers.Serializer):
@@ -113,11 +129,11 @@ class PublicScorecardSerializer(serializers.Serializer):
 
     @extend_schema_field(ENTRY_SCHEMA)
     def get_pair_a(self, card: dict[str, Any]) -> dict[str, Any] | None:
-        return entry_data(card["board"].pair_a)
+        return entry_data(card["board"].pair_a, card["board"])
 
     @extend_schema_field({"oneOf": [{"type": "null"}, ENTRY_SCHEMA]})
     def get_pair_b(self, card: dict[str, Any]) -> dict[str, Any] | None:
-        return entry_data(card["board"].pair_b)
+        return entry_data(card["board"].pair_b, card["board"])
 
 
 class StandingsColumnSerializer(serializers.Serializer):

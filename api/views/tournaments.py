@@ -27,6 +27,7 @@ from tournaments.services import (
     tournament_update,
 )
 from tournaments.services.checkin import entry_details_set
+from tournaments.services.events import entry_substitute
 
 from ..filters import EntryFilter, TournamentFilter
 from ..permissions import (
@@ -38,6 +39,7 @@ from ..permissions import (
 )
 from ..schema import error_responses
 from ..serializers.events import EntrySerializer, FormatsSerializer, TournamentSerializer
+from ..serializers.people import EntrySubstitutionSerializer, SubstituteSerializer
 from .scoping import TournamentScopedMixin
 
 TOURNAMENT_EXAMPLE = {
@@ -177,3 +179,24 @@ class EntryViewSet(TournamentScopedMixin, viewsets.ModelViewSet):
 
     def perform_destroy(self, instance: Entry) -> None:
         entry_delete(entry=instance, user=organiser_user(self.request))
+
+    @extend_schema(
+        tags=["entries"], operation_id="entries_substitute",
+        summary="Record a substitute: from round N on, another player plays for this pair in one player's place "
+                "(shown on the scorecards from that round; 409 once that round has hands on the pair's board)",
+        request=SubstituteSerializer, responses={201: EntrySubstitutionSerializer},
+        examples=[
+            OpenApiExample("Substitute", request_only=True, value={
+                "out_player": 7, "in_player": 31, "from_round": 3, "reason": "Kenrick is at work"}),
+            OpenApiExample("Recorded", response_only=True, status_codes=["201"], value={
+                "id": 2, "entry": 12, "from_round": 3, "out_player": 7, "out_player_name": "Kenrick Baptiste",
+                "in_player": 31, "in_player_name": "Ria Mohammed", "reason": "Kenrick is at work",
+                "created_at": "2026-02-14T15:02:00-04:00"}),
+        ],
+    )
+    @action(detail=True, methods=["post"], url_path="substitute", filterset_class=None, pagination_class=None)
+    def substitute(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        body = SubstituteSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        substitution = entry_substitute(entry=self.get_object(), user=organiser_user(request), **body.validated_data)
+        return Response(EntrySubstitutionSerializer(substitution).data, status=201)

@@ -2,6 +2,7 @@
 
 - ``people``: Club, Player, Pair (a partnership), each owned by an organisation.
 - ``organisations``: Organisation (personal or shared) and OrganisationMember (owner or member).
+- ``substitutions``: EntrySubstitution (a substitute player for an entry, from a round on).
 - ``events``: Tournament, TournamentRole, Entry (a pair entered in a tournament), Round.
 - ``boards``: TeamMatch, Board, BoardPair (one board per pair per round), Game, GameConfirmation, Hand.
 - ``devices``: Device (a table's scoring tablet) and PairingCode.
@@ -16,9 +17,11 @@ from .organisations import Organisation, OrganisationMember
 from .people import Club, Pair, Player
 from .records import AuditEvent, IdempotencyRecord, OutboxMessage, StandingsSnapshot
 from .registration import Availability, Invitation
+from .substitutions import EntrySubstitution
 
 __all__ = [
-    "AuditEvent", "Availability", "Board", "BoardPair", "Club", "Device", "Entry", "Game", "GameConfirmation", "Hand",
-    "IdempotencyRecord", "Invitation", "Organisation", "OrganisationMember", "OutboxMessage", "Pair", "PairingCode",
-    "Player", "Round", "StandingsSnapshot", "TeamMatch", "Tournament", "TournamentRole",
+    "AuditEvent", "Availability", "Board", "BoardPair", "Club", "Device", "Entry", "EntrySubstitution", "Game",
+    "GameConfirmation", "Hand", "IdempotencyRecord", "Invitation", "Organisation", "OrganisationMember",
+    "OutboxMessage", "Pair", "PairingCode", "Player", "Round", "StandingsSnapshot", "TeamMatch", "Tournament",
+    "TournamentRole",
 ]

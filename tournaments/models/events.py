@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 
@@ -143,8 +145,23 @@ class TournamentRole(models.Model):
         return f"{self.user} is {self.get_role_display().lower()} of {self.tournament}"
 
 
+class EntryQuerySet(models.QuerySet["Entry"]):
+    def bulk_create(self, objs: Any, *args: Any, **kwargs: Any) -> list[Entry]:
+        """As Django's, with each entry's club and players taken from its pair (as ``Entry.save`` does)."""
+        objs = list(objs)
+        for obj in objs:
+            obj.record_pair()
+        return super().bulk_create(objs, *args, **kwargs)
+
+
 class Entry(models.Model):
-    """A pair entered in a tournament, with its seed there."""
+    """A pair entered in a tournament, with its seed there.
+
+    The entry records the pair's club and players as they were when it was entered (``record_pair``, on
+    every save that has none yet): what was played stays credited to who played it (issue 11 item 3). The
+    services keep them in step with the pair until the entry has a board, and refuse to change them after
+    (``entry_has_boards``, ``pair_has_boards``); a substitute is an ``EntrySubstitution``.
+    """
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
     pair = models.ForeignKey("tournaments.Pair", on_delete=models.PROTECT, related_name="entries")
@@ -153,6 +170,16 @@ class Entry(models.Model):
     #: The organiser's labels for prize categories and lists ("ladies", "juniors", ...).
     tags = models.JSONField(default=list, blank=True)
     fee_paid = models.BooleanField(default=False)
+    #: The pair's club and players at entry (empty only before ``record_pair``).
+    club = models.ForeignKey("tournaments.Club", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    player_1 = models.ForeignKey("tournaments.Player", null=True, blank=True, on_delete=models.PROTECT,
+                                 related_name="+")
+    player_2 = models.ForeignKey("tournaments.Player", null=True, blank=True, on_delete=models.PROTECT,
+                                 related_name="+")
+    #: How many substitutions are recorded (``EntrySubstitution``): readers look them up only when any are.
+    substitutions_count = models.PositiveSmallIntegerField(default=0)
+
+    objects = EntryQuerySet.as_manager()
 
     class Meta:
         ordering = ["seed", "id"]
@@ -161,6 +188,40 @@ class Entry(models.Model):
 
     def __str__(self) -> str:
         return str(self.pair)
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.player_1_id is None:
+            self.record_pair()
+            if kwargs.get("update_fields") is not None:
+                kwargs["update_fields"] = {*kwargs["update_fields"], "club", "player_1", "player_2"}
+        super().save(*args, **kwargs)
+
+    def record_pair(self, *, again: bool = False) -> None:
+        """Take the pair's club and players (when none are recorded yet, or ``again``)."""
+        if self.pair_id is not None and (again or self.player_1_id is None):
+            pair = self.pair
+            self.club_id, self.player_1_id, self.player_2_id = pair.club_id, pair.player_1_id, pair.player_2_id
+
+    def players_in_round(self, number: int | None = None) -> list[tuple[Any, Any]]:
+        """The two players who play for this entry in round ``number`` (the recorded players with the
+        substitutions made from that round or before; ``None``: the latest), each as ``(player, replaced)``:
+        ``replaced`` is the player a substitute plays for, else None."""
+        if self.player_1_id is None:
+            self.record_pair()
+        seats: list[tuple[Any, Any]] = [(self.player_1, None), (self.player_2, None)]
+        if not self.substitutions_count:
+            return seats
+        for sub in self.substitutions.select_related("in_player", "out_player").order_by("round_from", "id"):
+            if number is not None and sub.round_from > number:
+                break
+            seats = [(sub.in_player, _replaced(replaced or sub.out_player, sub.in_player))
+                     if player.pk == sub.out_player_id else (player, replaced) for player, replaced in seats]
+        return seats
+
+
+def _replaced(original: Any, player: Any) -> Any:
+    """Whom ``player`` plays for in that seat: nobody when they are that seat's own player back again."""
+    return None if original.pk == player.pk else original
 
 
 class Round(models.Model):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from django.db.models import Prefetch, QuerySet
 
@@ -113,14 +114,52 @@ def tournament_clubs(tournament: Tournament) -> list[tuple[Club, int]]:
     return sorted(((c, counts[cid]) for cid, c in clubs.items()), key=lambda t: t[0].name)
 
 
+# ---- who plays for an entry ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class EntrySeat:
+    """One of the two players who play for an entry in a round; ``replaced`` is the player a substitute
+    plays for (``EntrySubstitution``), from ``from_round``."""
+
+    player: Player
+    replaced: Player | None = None
+    from_round: int | None = None
+
+    @property
+    def label(self) -> str:
+        """The name as scorecards show it: "Ria Mohammed (sub for Kenrick Baptiste)"."""
+        return self.player.name if self.replaced is None else f"{self.player.name} (sub for {self.replaced.name})"
+
+
+def entry_seats(entry: Entry, number: int | None) -> list[EntrySeat]:
+    """The two players of ``entry`` in round ``number`` (None: the latest), substitutes in place. No query
+    for an entry without substitutes (its pair's players, loaded with it, are the ones it recorded)."""
+    if not entry.substitutions_count:
+        return [EntrySeat(entry.pair.player_1), EntrySeat(entry.pair.player_2)]
+    since: dict[int, int] = {}
+    for sub in entry.substitutions.order_by("round_from", "id"):
+        if number is None or sub.round_from <= number:
+            since[sub.in_player_id] = sub.round_from
+    return [EntrySeat(player, replaced, since.get(player.pk) if replaced else None)
+            for player, replaced in entry.players_in_round(number)]
+
+
 # ---- scorecards ----------------------------------------------------------------------------------
 
 
 def seat_names(board: Board) -> dict[int, str]:
-    """Seat -> the name of the player seated there, as the board's seating records it."""
+    """Seat -> the name of the player seated there, as the board's seating records it; a substitute as
+    "Ria Mohammed (sub for Kenrick Baptiste)" (on the boards from the substitute's round)."""
     seating = board.seating or {}
     ids = {int(v) for v in seating.values() if isinstance(v, int) or (isinstance(v, str) and v.isdigit())}
     names = dict(Player.objects.filter(id__in=ids).values_list("id", "name"))
+    for entry in (board.pair_a, board.pair_b if board.pair_b_id else None):
+        if entry is not None and entry.substitutions_count:
+            for seat in entry_seats(entry, board.round.number):
+                if seat.replaced is not None:
+                    # the substitute, or the player they replace when seated before the substitute was recorded
+                    names[seat.player.pk] = names[seat.replaced.pk] = seat.label
     out: dict[int, str] = {}
     for seat, pid in seating.items():
         try:

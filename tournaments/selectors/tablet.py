@@ -8,6 +8,8 @@ from typing import Any
 from tournaments.models import Board, Entry, Game, GameConfirmation, Hand, Round, Tournament
 from tournaments.models.querysets import RoundQuerySet
 
+from .public import entry_seats
+
 
 def live_round(*, tournament: Tournament) -> Round | None:
     """The round the tablets play: the latest that is published or in play, if any."""
@@ -22,15 +24,21 @@ def board_for_table(*, tournament: Tournament, table: int) -> Board | None:
     )
 
 
-def _pair(entry: Entry | None, side: int) -> dict[str, Any] | None:
+def _pair(entry: Entry | None, side: int, number: int) -> dict[str, Any] | None:
     if entry is None:
         return None
     pair = entry.pair
+    players: list[dict[str, Any]] = []
+    for seat in entry_seats(entry, number):  # a substitute in their place from their round
+        player: dict[str, Any] = {"id": seat.player.pk, "name": seat.player.name}
+        if seat.replaced is not None:
+            player["substitute_for"] = seat.replaced.name
+        players.append(player)
     return {
         "entry": entry.pk,
         "name": pair.display_name,
         "club": pair.club.name if pair.club_id else None,
-        "players": [{"id": pair.player_1_id, "name": pair.player_1.name}, {"id": pair.player_2_id, "name": pair.player_2.name}],
+        "players": players,
         "side": side,
         "seats": [side, side + 2],
     }
@@ -87,7 +95,7 @@ def board_state(board: Board) -> dict[str, Any]:
         "help_called": board.help_called,
         "needs_review": board.needs_review,
         "match_format": board.match_format,
-        "pairs": {"a": _pair(board.pair_a, 0), "b": _pair(board.pair_b, 1)},
+        "pairs": {"a": _pair(board.pair_a, 0, round_.number), "b": _pair(board.pair_b, 1, round_.number)},
         "sides": [{"side": 0, "pair": "a", "seats": [0, 2]}, {"side": 1, "pair": "b", "seats": [1, 3]}],
         "seating": board.seating,
         "first_dealer": board.first_dealer,

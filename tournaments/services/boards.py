@@ -55,7 +55,10 @@ def _seat_key(key: Any) -> int | None:
 
 
 def _check_seating(board: Board, seating: Mapping[Any, Any]) -> dict[str, int]:
-    pairs = {0: board.pair_a.pair, 1: board.pair_b.pair if board.pair_b_id else None}
+    # Who plays for each entry in this round: its recorded players, with its substitutes from this round.
+    number = board.round.number
+    pairs = {side: None if entry is None else {p.pk for p, _ in entry.players_in_round(number)}
+             for side, entry in ((0, board.pair_a), (1, board.pair_b if board.pair_b_id else None))}
     out: dict[str, int] = {}
     errors: dict[str, str] = {}
     for key, player_id in seating.items():
@@ -67,7 +70,7 @@ def _check_seating(board: Board, seating: Mapping[Any, Any]) -> dict[str, int]:
             errors[f"seating.{seat}"] = "a player id"
             continue
         pair = pairs[seat % 2]
-        if pair is None or player_id not in (pair.player_1_id, pair.player_2_id):
+        if pair is None or player_id not in pair:
             which = "A" if seat % 2 == 0 else "B"
             errors[f"seating.{seat}"] = f"seat {seat} belongs to pair {which}: one of its two players"
             continue

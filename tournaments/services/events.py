@@ -12,7 +12,8 @@ Refusals (docs/services.md): 400 ``unknown_field``, ``required``, ``too_long``, 
 ``rules``, ``rules_players``, ``ends_before_starts``, ``team_format_required``,
 ``qualifies_from_itself``, ``no_race_target``, ``pair_already_entered``; 403 ``not_organiser``,
 ``qualifies_from_not_organised`` (a knockout seeded from a tournament the caller does not run), ``not_owner``
-(another organisation's pair);
+(another organisation's pair or player); 400 ``player_entered_twice`` (one player, one entry per event),
+and ``entry_substitute``'s own (below);
 409 ``tournament_has_rounds``, ``tournament_finished``, ``entry_has_boards``, ``settings_fixed``,
 ``settings_between_rounds``, ``rounds_planned_too_low`` (docs/decisions.md, "What may change when").
 """
@@ -26,18 +27,19 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.db import transaction
+from django.db.models import F, Q
 
 from tournaments import adapters, formats
 from tournaments.actors import Actor
 from tournaments.formats import FormatError
-from tournaments.models import Entry, Pair, Tournament, TournamentRole
+from tournaments.models import Entry, EntrySubstitution, Hand, Pair, Player, Tournament, TournamentRole
 
 from ._common import actor, is_organiser, require_organiser, require_role
 from ._rules import model_clean, refuse, rules_resolved, unknown_fields
 from .audit import audit_record
 from .devices import tournament_devices_revoke
 from .errors import Conflict, NotAllowed, ValidationFailed
-from .organisations import is_member
+from .organisations import is_member, require_member
 from .standings import tournament_standings_recompute
 
 #: What an organiser sets on a tournament (everything else is derived or recorded).
@@ -318,10 +320,49 @@ def tournament_delete(*, tournament: Tournament, user: Actor) -> None:
 # ---- entries ----------------------------------------------------------------------------------------------
 
 
+def players_in_event(tournament: Tournament | int, *, exclude: Entry | None = None) -> dict[int, Entry]:
+    """Every player who plays for an entry of the tournament (its recorded players and its substitutes), with
+    that entry; ``exclude`` left out (the entry being changed)."""
+    entries = Entry.objects.filter(tournament=tournament).select_related("pair__player_1", "pair__player_2")
+    if exclude is not None:
+        entries = entries.exclude(pk=exclude.pk)
+    found: dict[int, Entry] = {}
+    by_id = {e.pk: e for e in entries}
+    for e in by_id.values():
+        for player_id in (e.player_1_id or e.pair.player_1_id, e.player_2_id or e.pair.player_2_id):
+            found.setdefault(player_id, e)
+    for entry_id, player_id in EntrySubstitution.objects.filter(entry_id__in=by_id).values_list("entry_id",
+                                                                                                 "in_player_id"):
+        found.setdefault(player_id, by_id[entry_id])
+    return found
+
+
+def check_players_free(tournament: Tournament | int, players: dict[str, Player | int | None], *,
+                       exclude: Entry | None = None) -> None:
+    """400 ``player_entered_twice`` when one of ``players`` (field -> player) already plays for another
+    entry of the tournament: one player, one entry per event (docs/decisions.md, "Owners")."""
+    taken = players_in_event(tournament, exclude=exclude)
+    errors: dict[str, str] = {}
+    for field, player in players.items():
+        player_id = getattr(player, "pk", player)
+        if player_id in taken:
+            name = player.name if isinstance(player, Player) else Player.objects.get(pk=player_id).name
+            errors[field] = f"{name} already plays in this tournament, for {taken[player_id].pair.display_name}."
+    if errors:
+        first = next(iter(errors.values()))
+        raise ValidationFailed("player_entered_twice", first if len(errors) == 1 else
+                               "Players of this pair already play in this tournament.", fields=errors)
+
+
+def entry_has_boards(entry: Entry) -> bool:
+    return entry.boards_as_a.exists() or entry.boards_as_b.exists()
+
+
 def entry_check(*, tournament: Tournament, pair: Pair, entry: Entry | None = None) -> None:
     """Whether ``pair`` may be entered in ``tournament`` (or ``entry`` moved to it), without writing:
-    409 ``tournament_finished`` for a new entry in a finished tournament, 400 ``pair_already_entered``.
-    The admin's entry forms call it before saving."""
+    409 ``tournament_finished`` for a new entry in a finished tournament, 400 ``pair_already_entered``,
+    ``player_entered_twice`` (a player of the pair plays for another entry). The admin's entry forms call it
+    before saving."""
     if entry is None and tournament.status == Tournament.Status.FINISHED:
         raise Conflict("tournament_finished", "This tournament has ended: no new entries.")
     if tournament.pk is None:
@@ -332,6 +373,11 @@ def entry_check(*, tournament: Tournament, pair: Pair, entry: Entry | None = Non
     if clash.exists():
         raise ValidationFailed("pair_already_entered", "This pair is already entered.",
                                fields={"pair": "This pair is already entered."})
+    try:
+        check_players_free(tournament, {"player_1": pair.player_1_id, "player_2": pair.player_2_id}, exclude=entry)
+    except ValidationFailed as exc:
+        text = "; ".join((exc.fields or {}).values())
+        raise ValidationFailed(exc.code, text, fields={"pair": text}) from None
 
 
 def _check_pair_owner(user: Actor, pair: Pair) -> None:
@@ -345,7 +391,8 @@ def _check_pair_owner(user: Actor, pair: Pair) -> None:
 @transaction.atomic
 def entry_create(*, tournament: Tournament, pair: Pair, user: Actor, seed: int | None = None,
                  withdrawn: bool = False) -> Entry:
-    """Enter ``pair`` in ``tournament`` (409 ``tournament_finished``; 400 ``pair_already_entered``)."""
+    """Enter ``pair`` in ``tournament`` (409 ``tournament_finished``; 400 ``pair_already_entered``,
+    ``player_entered_twice``); the entry records the pair's club and players as they are now."""
     locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if user is not None:
         require_organiser(user, locked.pk)
@@ -361,16 +408,24 @@ def entry_create(*, tournament: Tournament, pair: Pair, user: Actor, seed: int |
 
 @transaction.atomic
 def entry_update(*, entry: Entry, user: Actor, **changes: Any) -> Entry:
-    """Change an entry's ``pair``, ``seed`` or ``withdrawn`` (400 ``pair_already_entered``)."""
+    """Change an entry's ``pair``, ``seed`` or ``withdrawn`` (400 ``pair_already_entered``,
+    ``player_entered_twice``). An entry that has a board keeps its pair (409 ``entry_has_boards``: who
+    played stays credited); before that, it takes the new pair's club and players."""
     unknown_fields(changes, ENTRY_FIELDS, "an entry")
     locked = Entry.objects.select_for_update().select_related("tournament").get(pk=entry.pk)
     if user is not None:
         require_organiser(user, locked.tournament_id)
-    if "pair" in changes and changes["pair"].pk != locked.pair_id:
+    new_pair = "pair" in changes and changes["pair"].pk != locked.pair_id
+    if new_pair:
+        if entry_has_boards(locked):
+            text = "This pair has played in this tournament: its entry keeps it (withdraw it instead)."
+            raise Conflict("entry_has_boards", text, fields={"pair": text})
         entry_check(tournament=locked.tournament, pair=changes["pair"], entry=locked)
         _check_pair_owner(user, changes["pair"])
     for key, value in changes.items():
         setattr(locked, key, value)
+    if new_pair:
+        locked.record_pair(again=True)
     model_clean(locked)
     locked.save()
     audit_record(action="entry.update", obj=locked, tournament_id=locked.tournament_id, user=user,
@@ -380,7 +435,7 @@ def entry_update(*, entry: Entry, user: Actor, **changes: Any) -> Entry:
 
 def entry_check_delete(*, entry: Entry) -> None:
     """Whether ``entry`` may be removed (409 ``entry_has_boards`` once it has a board: withdraw it)."""
-    if entry.boards_as_a.exists() or entry.boards_as_b.exists():
+    if entry_has_boards(entry):
         raise Conflict("entry_has_boards", "This pair has played in this tournament: withdraw it instead.")
 
 
@@ -395,3 +450,68 @@ def entry_delete(*, entry: Entry, user: Actor) -> None:
     locked.delete()
     locked.pk = pk
     audit_record(action="entry.delete", obj=locked, tournament_id=tournament_id, user=user, before={"pair": pair_id})
+
+
+# ---- substitutes ------------------------------------------------------------------------------------------
+
+#: The last round a substitute may be recorded from (a bound on the number stored).
+MAX_ROUND = 999
+
+
+def _round_refusal(code: str, text: str) -> Conflict:
+    return Conflict(code, text, fields={"from_round": text})
+
+
+@transaction.atomic
+def entry_substitute(*, entry: Entry, out_player: Player, in_player: Player, from_round: int, user: Actor,
+                     reason: str = "") -> EntrySubstitution:
+    """From round ``from_round`` on, ``in_player`` plays for ``entry`` in ``out_player``'s place: a recorded
+    action (``EntrySubstitution``, audited ``entry.substitute``); the boards of those rounds seat the
+    substitute, and the scorecards show them "(sub for ...)". The entry's recorded players do not change.
+
+    Refusals: 400 ``from_round_invalid`` (below 1, above ``MAX_ROUND``, or before a substitution already
+    recorded), ``out_player_invalid`` (not one of the entry's players in that round), ``in_player_invalid``
+    (already one of them), ``player_entered_twice`` (plays for another entry of the event); 403
+    ``not_organiser``, ``not_owner`` (a player of another organisation); 409 ``tournament_finished``,
+    ``round_closed``, ``round_played`` (that round, or a later one, has hands on the entry's board: history
+    stays as played)."""
+    locked = Entry.objects.select_for_update().get(pk=entry.pk)
+    tournament = Tournament.objects.select_for_update().get(pk=locked.tournament_id)
+    if user is not None:
+        require_organiser(user, tournament.pk)
+    if tournament.status == Tournament.Status.FINISHED:
+        raise Conflict("tournament_finished", "This tournament has ended: no more substitutes.")
+    latest = locked.substitutions.order_by("-round_from").values_list("round_from", flat=True).first()
+    if isinstance(from_round, bool) or not isinstance(from_round, int) or not 1 <= from_round <= MAX_ROUND \
+            or (latest is not None and from_round < latest):
+        text = (f"A substitute is recorded from round {latest}: record this one from round {latest} or later."
+                if latest is not None and isinstance(from_round, int) and 1 <= from_round < latest
+                else f"A round number from 1 to {MAX_ROUND}.")
+        raise ValidationFailed("from_round_invalid", text, fields={"from_round": text})
+    closed = tournament.rounds.filter(number__gte=from_round, status="closed").order_by("number").first()
+    if closed is not None:
+        raise _round_refusal("round_closed", f"Round {closed.number} is closed: a substitute plays from a later round.")
+    played = (Hand.objects.filter(game__board__round__tournament=tournament, game__board__round__number__gte=from_round)
+              .filter(Q(game__board__pair_a=locked) | Q(game__board__pair_b=locked))
+              .order_by("game__board__round__number").values_list("game__board__round__number", flat=True).first())
+    if played is not None:
+        raise _round_refusal("round_played", f"This pair's board of round {played} has hands: a substitute "
+                             f"plays from round {played + 1}.")
+    playing = {p.pk for p, _ in locked.players_in_round(from_round)}
+    if out_player.pk not in playing:
+        text = f"{out_player.name} does not play for this pair in round {from_round}."
+        raise ValidationFailed("out_player_invalid", text, fields={"out_player": text})
+    if in_player.pk in playing:
+        text = f"{in_player.name} already plays for this pair."
+        raise ValidationFailed("in_player_invalid", text, fields={"in_player": text})
+    require_member(user, in_player.owner_id, field="in_player", what=str(in_player))
+    check_players_free(tournament, {"in_player": in_player}, exclude=locked)
+    substitution = EntrySubstitution(entry=locked, round_from=from_round, out_player=out_player,
+                                     in_player=in_player, reason=(reason or "").strip(), user=actor(user))
+    model_clean(substitution)
+    substitution.save()
+    Entry.objects.filter(pk=locked.pk).update(substitutions_count=F("substitutions_count") + 1)
+    audit_record(action="entry.substitute", obj=locked, tournament_id=tournament.pk, user=user,
+                 after={"from_round": from_round, "out_player": out_player.pk, "in_player": in_player.pk,
+                        "reason": substitution.reason})
+    return substitution

@@ -31,6 +31,7 @@ from tournaments.models import AuditEvent, Club, Entry, Pair, Player, Tournament
 from ._common import actor, require_organiser
 from ._rules import clean_name
 from .errors import ValidationFailed
+from .events import players_in_event
 from .organisations import default_owner_id, member_organisation_ids
 
 REQUIRED_COLUMNS = ("player_1", "player_2", "club", "seed")
@@ -214,6 +215,24 @@ def _check_against_database(rows: list[PairRow], tournament: Tournament | None,
                 if who in first_line:
                     errors.append(RowError(row.line, f"{name} already plays on line {first_line[who]} of this tournament"))
                 first_line.setdefault(who, row.line)
+        errors.extend(_already_entered(rows, tournament, owners))
+    return errors
+
+
+def _already_entered(rows: list[PairRow], tournament: Tournament, owners: _Owners) -> list[RowError]:
+    """A row whose player already plays for another entry of the tournament (one player, one entry per
+    event; a row of a pair entered already is that entry, and fine)."""
+    taken = players_in_event(tournament)
+    errors: list[RowError] = []
+    for row in rows:
+        club = owners.club(row.club) if row.club else None
+        found = [(name, owners.players(name, club).first()) for name in (row.player_1, row.player_2)]
+        ids = {player.pk for _, player in found if player is not None}
+        for name, player in found:
+            entry = taken.get(player.pk) if player is not None else None
+            if entry is not None and {entry.pair.player_1_id, entry.pair.player_2_id} != ids:
+                errors.append(RowError(row.line, f"{name} already plays in this tournament, for "
+                                                 f"{entry.pair.display_name}"))
     return errors
 
 

@@ -7,7 +7,8 @@ players) only records of the caller's organisations. Another organisation's pair
 (``pair_copy``).
 
 Refusals (docs/services.md): 400 ``unknown_field``, ``required``, ``too_long``, ``name_invalid``,
-``name_taken`` (a club's name, within its organisation), ``same_player`` (a pair is two different players);
+``name_taken`` (a club's name, within its organisation), ``same_player`` (a pair is two different players),
+``player_entered_twice``; 409 ``pair_has_boards`` (a pair that has played keeps its players and club);
 403 ``not_owner`` (``fields`` names the record that is not the caller's); 404 ``not_found`` (a pair to copy
 that the caller may not see); 409 ``in_use`` (a club with players or pairs, a player in a pair, a pair
 entered in a tournament: what refers to it is named).
@@ -21,12 +22,13 @@ from django.db import models, transaction
 from django.db.models import ProtectedError, Q
 
 from tournaments.actors import Actor
-from tournaments.models import Club, Entry, Organisation, Pair, Player, TeamMatch
+from tournaments.models import Board, Club, Entry, Organisation, Pair, Player, TeamMatch
 from tournaments.selectors.registry import copyable_pairs
 
 from ._rules import model_clean, unknown_fields
 from .audit import audit_record
 from .errors import Conflict, NotFound, ValidationFailed
+from .events import check_players_free
 from .organisations import owner_for, require_member
 
 CLUB_FIELDS = ("name", "short_name", "town", "owner")
@@ -195,13 +197,35 @@ def pair_create(*, player_1: Player, player_2: Player, user: Actor, club: Club |
     return pair
 
 
+#: What a pair that has played keeps (issue 11 item 3): who played, and the club its results count for.
+PLAYED_FIELDS = ("player_1", "player_2", "club")
+
+
 @transaction.atomic
 def pair_update(*, pair: Pair, user: Actor, **changes: Any) -> Pair:
-    """Change a pair's ``name``, players, ``club``, ``seed`` or ``owner`` (400 ``same_player``)."""
+    """Change a pair's ``name``, players, ``club``, ``seed`` or ``owner`` (400 ``same_player``).
+
+    A pair with a board in any tournament keeps its players and club (409 ``pair_has_boards``, ``fields``
+    naming each): its results stay credited to who played them. Before that, its entries take the change
+    (an entry records its pair's club and players), and a player who already plays for another entry of one
+    of their tournaments is refused (400 ``player_entered_twice``)."""
     pair = Pair.objects.select_for_update().get(pk=pair.pk)
     before = _apply(pair, changes, PAIR_FIELDS, "a pair", user)
+    played = [name for name in PLAYED_FIELDS if name in changes and before[name] != _snapshot(pair, (name,))[name]]
+    entries = list(Entry.objects.filter(pair=pair).select_related("tournament")) if played else []
+    if played and Board.objects.filter(Q(pair_a__in=entries) | Q(pair_b__in=entries)).exists():
+        text = "This pair has played: it keeps its players and its club (make a new pair instead)."
+        raise Conflict("pair_has_boards", text, fields={name: text for name in played})
     _check_pair(pair)
+    for entry in entries:
+        moved = {name: getattr(pair, name) for name in ("player_1", "player_2") if name in played}
+        if moved:
+            check_players_free(entry.tournament_id, moved, exclude=entry)
     _save(pair, PAIR_FIELDS, "pair.update", user, before)
+    for entry in entries:
+        entry.pair = pair
+        entry.record_pair(again=True)
+        entry.save(update_fields=["club", "player_1", "player_2"])
     return pair
 
 

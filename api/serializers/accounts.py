@@ -70,10 +70,11 @@ class AccountSerializer(serializers.Serializer):
         return [{"tournament": r.tournament_id, "role": r.role} for r in obj["roles"]]
 
 
-class RoleSerializer(serializers.ModelSerializer):
+class TournamentRoleSerializer(serializers.ModelSerializer):
     user = serializers.IntegerField(source="user_id", read_only=True)
     username = serializers.CharField(source="user.get_username", read_only=True)
     tournament = serializers.IntegerField(source="tournament_id", read_only=True)
+    role = serializers.ChoiceField(choices=ROLE_CHOICES, read_only=True)
 
     class Meta:
         model = TournamentRole

@@ -69,7 +69,7 @@ class PreviewCountsSerializer(serializers.Serializer):
     entries_updated = serializers.IntegerField()
 
 
-class PreviewSerializer(serializers.Serializer):
+class ImportPreviewSerializer(serializers.Serializer):
     filename = serializers.CharField()
     kind = serializers.CharField(help_text="csv or xlsx (empty for rows sent back).")
     ok = serializers.BooleanField(help_text="Every row can be stored as it is.")

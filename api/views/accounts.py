@@ -29,8 +29,8 @@ from ..serializers.accounts import (
     PasswordLinkCreateSerializer,
     PasswordLinkUseSerializer,
     RoleGrantSerializer,
-    RoleSerializer,
     SignupSerializer,
+    TournamentRoleSerializer,
 )
 from ..throttles import LoginThrottle
 from .scoping import TournamentScopedMixin, get_or_404
@@ -180,19 +180,19 @@ class RolesView(TournamentScopedMixin, APIView):
     @extend_schema(
         operation_id="roles_list", tags=["accounts"],
         summary="Who holds which role on the tournament (organisers first)",
-        responses={200: RoleSerializer(many=True)},
+        responses={200: TournamentRoleSerializer(many=True)},
         examples=[OpenApiExample("Roles", value=[{**ROLE_EXAMPLE, "user": 3, "username": "organiser",
                                                   "role": "organiser"}, ROLE_EXAMPLE], response_only=True)],
     )
     def get(self, request: Request, tournament_pk: int) -> Response:
-        return Response(RoleSerializer(account_reads.tournament_people(self.tournament), many=True).data)
+        return Response(TournamentRoleSerializer(account_reads.tournament_people(self.tournament), many=True).data)
 
     @extend_schema(
         operation_id="roles_grant", tags=["accounts"],
         summary="Give an existing account a role on the tournament, or change its role (the organiser only; "
                 "the last organiser cannot step down: 409)",
         request=RoleGrantSerializer,
-        responses={201: RoleSerializer, **error_responses(403, 409)},
+        responses={201: TournamentRoleSerializer, **error_responses(403, 409)},
         examples=[
             OpenApiExample("A scorekeeper", value={"username": "kerwin", "role": "scorekeeper"}, request_only=True),
             OpenApiExample("Given", value=ROLE_EXAMPLE, response_only=True, status_codes=["201"]),
@@ -206,7 +206,7 @@ class RolesView(TournamentScopedMixin, APIView):
         user = _user_named(serializer.validated_data["username"])
         granted = accounts.role_grant(tournament=tournament, user=user, role=serializer.validated_data["role"],
                                       by=organiser_user(request))
-        return Response(RoleSerializer(granted).data, status=status.HTTP_201_CREATED)
+        return Response(TournamentRoleSerializer(granted).data, status=status.HTTP_201_CREATED)
 
 
 class RoleDetailView(TournamentScopedMixin, APIView):

@@ -42,7 +42,7 @@ from ..serializers.registration import (
     ImportCommitResultSerializer,
     ImportRowsSerializer,
     ImportUploadSerializer,
-    PreviewSerializer,
+    ImportPreviewSerializer,
     RoundFieldSerializer,
 )
 from .scoping import TournamentScopedMixin, get_or_404
@@ -84,7 +84,7 @@ class ImportPreviewView(TournamentScopedMixin, APIView):
         summary="Preview an import of pairs (CSV or XLSX): every row, what storing it would do, and its errors; "
                 "nothing is stored",
         request={"multipart/form-data": ImportUploadSerializer},
-        responses={200: PreviewSerializer, **error_responses(409)},
+        responses={200: ImportPreviewSerializer, **error_responses(409)},
         examples=[
             OpenApiExample("A CSV file", value={"file": "carnival-open.csv"}, request_only=True,
                            media_type="multipart/form-data"),
@@ -104,7 +104,7 @@ class ImportPreviewView(TournamentScopedMixin, APIView):
             raise ValidationFailed("import_too_large", text, fields={"file": text})
         preview = pairs_import_preview(data=file.read(), filename=file.name or "", tournament=tournament,
                                        user=organiser_user(request))
-        return Response(PreviewSerializer(preview.as_dict()).data)
+        return Response(ImportPreviewSerializer(preview.as_dict()).data)
 
 
 class ImportCheckView(TournamentScopedMixin, APIView):
@@ -113,7 +113,7 @@ class ImportCheckView(TournamentScopedMixin, APIView):
     @extend_schema(
         operation_id="entries_import_check", tags=["entries"],
         summary="Preview corrected rows again (as the preview returned them, fixed); nothing is stored",
-        request=ImportRowsSerializer, responses={200: PreviewSerializer, **error_responses(409)},
+        request=ImportRowsSerializer, responses={200: ImportPreviewSerializer, **error_responses(409)},
         examples=[
             OpenApiExample("The rows, fixed", value=FIXED_ROWS, request_only=True),
             OpenApiExample("Every row good", value={**PREVIEW_EXAMPLE, "filename": "", "kind": "", "ok": True,
@@ -127,7 +127,7 @@ class ImportCheckView(TournamentScopedMixin, APIView):
         body.is_valid(raise_exception=True)
         preview = pairs_import_check(rows=body.validated_data["rows"], tournament=tournament,
                                      user=organiser_user(request))
-        return Response(PreviewSerializer(preview.as_dict()).data)
+        return Response(ImportPreviewSerializer(preview.as_dict()).data)
 
 
 class ImportCommitView(TournamentScopedMixin, APIView):

@@ -227,6 +227,9 @@ SPECTACULAR_SETTINGS = {
         "RoundStatusEnum": "tournaments.models.Round.Status",
         "HandStatusEnum": "tournaments.models.Hand.Status",
         "GameStatusEnum": "tournaments.models.Game.Status",
+        "TournamentRoleEnum": "api.serializers.accounts.ROLE_CHOICES",
+        "AvailabilityStateEnum": "api.serializers.registration.STATES",
+        "RoundFieldStateEnum": "api.serializers.registration.FIELD_STATES",
     },
     "TAGS": [
         {"name": "tablet", "description": "A scorer tablet: `Authorization: Device <token>`; every write needs an Idempotency-Key."},

@@ -42,9 +42,11 @@ from ..serializers.people import (
 )
 
 
-def _crud_schema(tag: str, example: dict[str, Any]) -> Any:
+def _crud_schema(tag: str, example: dict[str, Any], serializer: Any = None) -> Any:
     """The CRUD operations of one registry resource, documented alike with one example each (the
-    refusals are added to every operation by ``api.schema.add_error_responses``)."""
+    refusals are added to every operation by ``api.schema.add_error_responses``); with ``serializer``, a
+    change may also answer 409 (a pair that has played keeps its players and club: ``pair_has_boards``)."""
+    changed: dict[str, Any] = {"responses": {200: serializer, **error_responses(409)}} if serializer else {}
     request_example = {k: v for k, v in example.items() if k not in ("id", "display_name")}
     examples = [
         OpenApiExample(f"{tag} (request)", value=request_example, request_only=True),
@@ -57,8 +59,8 @@ def _crud_schema(tag: str, example: dict[str, Any]) -> Any:
         list=extend_schema(tags=[tag], summary=f"List {tag}", examples=[page]),
         create=extend_schema(tags=[tag], summary=f"Add to {tag}", examples=examples),
         retrieve=extend_schema(tags=[tag], summary=f"One of {tag}", examples=examples[1:]),
-        partial_update=extend_schema(tags=[tag], summary=f"Change one of {tag}", examples=examples),
-        update=extend_schema(tags=[tag], summary=f"Replace one of {tag}", examples=examples),
+        partial_update=extend_schema(tags=[tag], summary=f"Change one of {tag}", examples=examples, **changed),
+        update=extend_schema(tags=[tag], summary=f"Replace one of {tag}", examples=examples, **changed),
         destroy=extend_schema(
             tags=[tag],
             summary=f"Delete one of {tag} (409 while in use)",
@@ -126,6 +128,7 @@ class PlayerViewSet(_RegistryViewSet):
 @_crud_schema(
     "pairs",
     PAIR_EXAMPLE,
+    PairSerializer,
 )
 class PairViewSet(_RegistryViewSet):
     queryset = Pair.objects.select_related("player_1", "player_2")

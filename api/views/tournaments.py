@@ -143,12 +143,14 @@ class TournamentViewSet(viewsets.ModelViewSet):
     create=extend_schema(tags=["entries"], summary="Enter a pair",
                          examples=_examples({"pair": 4, "seed": 2}, ENTRY_EXAMPLE)),
     retrieve=extend_schema(tags=["entries"], summary="One entry", examples=_examples({}, ENTRY_EXAMPLE)[1:]),
-    update=extend_schema(tags=["entries"], summary="Replace an entry",
-                         examples=_examples({"pair": 4, "seed": 2, "withdrawn": False}, ENTRY_EXAMPLE)),
+    update=extend_schema(tags=["entries"], summary="Replace an entry (its pair is fixed once it has a board: 409)",
+                         examples=_examples({"pair": 4, "seed": 2, "withdrawn": False}, ENTRY_EXAMPLE),
+                         responses={200: EntrySerializer, **error_responses(409)}),
     partial_update=extend_schema(tags=["entries"], summary="Change a seed, tags or the fee paid, or withdraw a pair",
                                  examples=[*_examples({"tags": ["ladies", "seniors"], "fee_paid": True},
                                                       {**ENTRY_EXAMPLE, "tags": ["ladies", "seniors"]}),
-                                           OpenApiExample("Withdraw", value={"withdrawn": True}, request_only=True)]),
+                                           OpenApiExample("Withdraw", value={"withdrawn": True}, request_only=True)],
+                                 responses={200: EntrySerializer, **error_responses(409)}),
     destroy=extend_schema(tags=["entries"], summary="Remove an entry that has played no board (409 otherwise)",
                           responses={204: None, **error_responses(409)}),
 )
@@ -184,7 +186,7 @@ class EntryViewSet(TournamentScopedMixin, viewsets.ModelViewSet):
         tags=["entries"], operation_id="entries_substitute",
         summary="Record a substitute: from round N on, another player plays for this pair in one player's place "
                 "(shown on the scorecards from that round; 409 once that round has hands on the pair's board)",
-        request=SubstituteSerializer, responses={201: EntrySubstitutionSerializer},
+        request=SubstituteSerializer, responses={201: EntrySubstitutionSerializer, **error_responses(409)},
         examples=[
             OpenApiExample("Substitute", request_only=True, value={
                 "out_player": 7, "in_player": 31, "from_round": 3, "reason": "Kenrick is at work"}),

@@ -30,7 +30,19 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import rustworkx as rx  # noqa: E402
 
-from tournaments.pairing import DraftRound, Entrant, History, PastBoard, PastBye, SwissConfig, pair_swiss  # noqa: E402
+from tournaments.pairing import (  # noqa: E402
+    DraftRound,
+    Entrant,
+    History,
+    LookAhead,
+    PastBoard,
+    PastBye,
+    PastFloat,
+    SwissConfig,
+    pair_swiss,
+    round_floats,
+    swiss_lookahead,
+)
 from tournaments.pairing.swiss import match, swiss_graph  # noqa: E402
 from tournaments.ranking import BoardResult, ByeRecord, compute_standings  # noqa: E402
 
@@ -75,22 +87,26 @@ def random_board(rng: random.Random, r: int, a: int, b: int) -> BoardResult:
 
 def play(
     n: int, rounds: int, seed: int, clubs: int
-) -> tuple[list[Entrant], list[PastBoard], list[PastBye], list[BoardResult]]:
-    """``rounds`` Swiss rounds of ``n`` pairs with random results, paired by the engine itself."""
+) -> tuple[list[Entrant], list[PastBoard], list[PastBye], list[BoardResult], list[PastFloat]]:
+    """``rounds`` Swiss rounds of ``n`` pairs with random results, paired by the engine itself (with
+    each round's floats recorded, so the float rule is in play)."""
     rng = random.Random(seed)
     field = [Entrant(i + 1, rng.randrange(clubs)) for i in range(n)]
     past: list[PastBoard] = []
     byes: list[PastBye] = []
+    floats: list[PastFloat] = []
     results: list[BoardResult] = []
     for r in range(1, rounds + 1):
         ranked = ranked_field(field, results, byes)
-        draft = pair_swiss(ranked, History(boards=tuple(past), byes=tuple(byes)), round_number=r)
+        history = History(boards=tuple(past), byes=tuple(byes), floats=tuple(floats))
+        draft = pair_swiss(ranked, history, round_number=r)
+        floats.extend(round_floats(draft, ranked))
         for board in draft.boards:
             past.append(PastBoard(r, board.side0, board.side1))
             results.append(random_board(rng, r, board.side0, board.side1))
         if draft.bye:
             byes.append(PastBye(r, draft.bye.entrant))
-    return field, past, byes, results
+    return field, past, byes, results, floats
 
 
 def ranked_field(field: list[Entrant], results: list[BoardResult], byes: list[PastBye]) -> list[Entrant]:
@@ -111,15 +127,22 @@ def swiss_case(
     round_number: int,
     repeat: int,
     complete_too: bool,
+    floats: list[PastFloat] | None = None,
 ) -> None:
     config = SwissConfig()
+    floated = tuple(floats or ())
 
     def end_to_end() -> DraftRound:
-        history = History(boards=tuple(past), byes=tuple(byes))
+        history = History(boards=tuple(past), byes=tuple(byes), floats=floated)
         return pair_swiss(ranked, history, round_number=round_number, config=config)
 
+    def look_ahead() -> LookAhead:
+        history = History(boards=tuple(past), byes=tuple(byes), floats=floated)
+        return swiss_lookahead(ranked, history, round_number, 3, config)
+
     total, draft = timed(end_to_end, repeat)
-    history = History(boards=tuple(past), byes=tuple(byes))
+    ahead, answer = timed(look_ahead, repeat)
+    history = History(boards=tuple(past), byes=tuple(byes), floats=floated)
     build, sg = timed(lambda: swiss_graph(ranked, history, config), 1)
     bare, _ = timed(lambda: rx.max_weight_matching(sg.graph, max_cardinality=True, weight_fn=int), repeat)
     notes = "; ".join(draft.notes)
@@ -129,6 +152,7 @@ def swiss_case(
     print(f"  bare rustworkx max_weight_matching, same graph: {bare}")
     print(f"  ratio end to end / bare: {total.wall / bare.wall:.2f}x wall, {total.cpu / bare.cpu:.2f}x CPU")
     print(f"  graph build alone (swiss_graph):                {build}")
+    print(f"  swiss_lookahead, 3 rounds after ({answer.status}):  {ahead}")
     print(f"  cost: {draft.cost}")
     if complete_too:
         full = swiss_graph(ranked, history, config, complete=True)
@@ -157,16 +181,17 @@ def main() -> None:
     field = [Entrant(i + 1, rng.randrange(args.clubs)) for i in range(args.pairs)]
     swiss_case("round 1 (one score group)", field, [], [], 1, args.repeat, complete_too=False)
     print()
-    field, past, byes, results = play(args.pairs, args.rounds, args.seed, args.clubs)
+    field, past, byes, results, floats = play(args.pairs, args.rounds, args.seed, args.clubs)
     ranked = ranked_field(field, results, byes)
     swiss_case(
-        f"round {args.rounds + 1} (after {args.rounds} rounds of random results)",
+        f"round {args.rounds + 1} (after {args.rounds} rounds of random results, floats recorded)",
         ranked,
         past,
         byes,
         args.rounds + 1,
         args.repeat,
         complete_too=True,
+        floats=floats,
     )
     print()
 

@@ -8,7 +8,9 @@ the tournaments service turns rows into ``Entrant``/``History`` and stores the `
 * Knockout: ``knockout_bracket(seeded_ids, third_place=...)``, ``bracket_state(bracket, winners)``
 * Club teams: ``default_lineup``, ``check_lineup``, ``team_match_boards``
 * Board and team match results: ``tournaments.formats`` (``match_outcome``, ``team_match_decision``)
-* Before publishing: ``rematch_outlook(ids, history_with_draft, rounds_remaining)``
+* Before publishing: ``rematch_outlook(ids, history_with_draft, rounds_remaining)``; a small Swiss
+  that would trap itself: ``swiss_lookahead(entrants, history, round_number, rounds_remaining)``
+* The float rule: ``History(floats=round_floats(last_round, entrants_then))``
 * Organiser edits: ``swap_entrants``, ``swap_tables``, ``flip_sides``, ``review_round``
 
 docs/pairing.md has the API with examples and the reasoning behind the weights.
@@ -31,7 +33,19 @@ from .knockout import (
     seeding_order,
 )
 from .round_robin import berger_round, round_robin, round_robin_round, round_robin_rounds
-from .swiss import SwissGraph, bye_candidates, candidate_window, pair_swiss, swiss_graph
+from .swiss import (
+    DraftFigures,
+    LookAhead,
+    LookAheadStatus,
+    SwissGraph,
+    bye_candidates,
+    candidate_window,
+    draft_figures,
+    pair_swiss,
+    round_floats,
+    swiss_graph,
+    swiss_lookahead,
+)
 from .team import (
     TeamBoard,
     check_lineup,
@@ -44,6 +58,7 @@ from .types import (
     DraftBye,
     DraftRound,
     Entrant,
+    FloatDirection,
     GroupPairing,
     History,
     PairingCost,
@@ -51,6 +66,7 @@ from .types import (
     PairingWarning,
     PastBoard,
     PastBye,
+    PastFloat,
     SwissConfig,
 )
 
@@ -59,11 +75,15 @@ __all__ = [
     "ClubAvoidance",
     "DraftBoard",
     "DraftBye",
+    "DraftFigures",
     "DraftRound",
     "Entrant",
+    "FloatDirection",
     "GroupPairing",
     "History",
     "KnockoutMatch",
+    "LookAhead",
+    "LookAheadStatus",
     "MatchState",
     "MatchStatus",
     "Outlook",
@@ -72,6 +92,7 @@ __all__ = [
     "PairingWarning",
     "PastBoard",
     "PastBye",
+    "PastFloat",
     "RematchOutlook",
     "Slot",
     "SwissConfig",
@@ -84,6 +105,7 @@ __all__ = [
     "candidate_window",
     "check_lineup",
     "default_lineup",
+    "draft_figures",
     "flip_sides",
     "knockout_bracket",
     "pair_swiss",
@@ -91,6 +113,7 @@ __all__ = [
     "ready_matches",
     "rematch_outlook",
     "review_round",
+    "round_floats",
     "round_name",
     "round_robin",
     "round_robin_round",
@@ -99,5 +122,6 @@ __all__ = [
     "swap_entrants",
     "swap_tables",
     "swiss_graph",
+    "swiss_lookahead",
     "team_match_boards",
 ]

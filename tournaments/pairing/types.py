@@ -63,28 +63,50 @@ class PastBye:
     entrant: int
 
 
+class FloatDirection(StrEnum):
+    """Which way an entrant left its score group: ``down`` (it met lower points) or ``up`` (higher)."""
+
+    DOWN = "down"
+    UP = "up"
+
+
+@dataclass(frozen=True, slots=True)
+class PastFloat:
+    """An entrant paired outside its score group in a round (see ``round_floats``)."""
+
+    round_number: int
+    entrant: int
+    direction: FloatDirection
+
+
 def _key(a: int, b: int) -> tuple[int, int]:
     return (a, b) if a < b else (b, a)
 
 
 @dataclass(frozen=True)
 class History:
-    """Who met whom, on which side, and who had a bye: the only memory a pairing needs.
+    """Who met whom, on which side, who had a bye and who floated: the only memory a pairing needs.
 
-    Build it with ``History(boards=..., byes=...)`` or ``History.empty()``; the lookups are
-    precomputed once.
+    Build it with ``History(boards=..., byes=..., floats=...)`` or ``History.empty()``; the lookups
+    are precomputed once. ``floats`` (optional) feed the Swiss float rule: an entrant that floated in
+    the latest round is kept in its score group when an equal draft allows (``round_floats`` makes
+    them from a round's boards and the points the round was paired on).
     """
 
     boards: tuple[PastBoard, ...] = ()
     byes: tuple[PastBye, ...] = ()
+    floats: tuple[PastFloat, ...] = ()
     _met: dict[tuple[int, int], list[int]] = field(init=False, repr=False, compare=False)
     _opponents: dict[int, set[int]] = field(init=False, repr=False, compare=False)
     _bye_count: dict[int, int] = field(init=False, repr=False, compare=False)
     _sides: dict[int, list[int]] = field(init=False, repr=False, compare=False)
+    _floats: dict[tuple[int, int], FloatDirection] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "boards", tuple(self.boards))
         object.__setattr__(self, "byes", tuple(self.byes))
+        object.__setattr__(self, "floats", tuple(self.floats))
+        object.__setattr__(self, "_floats", {(f.round_number, f.entrant): f.direction for f in self.floats})
         met: dict[tuple[int, int], list[int]] = {}
         opponents: dict[int, set[int]] = {}
         sides: dict[int, list[int]] = {}
@@ -135,6 +157,10 @@ class History:
         sides = self._sides.get(a)
         return sides[-1] if sides else None
 
+    def float_in(self, a: int, round_number: int) -> FloatDirection | None:
+        """Which way ``a`` floated in round ``round_number``, or None (stayed in its group, or unknown)."""
+        return self._floats.get((round_number, a))
+
     @property
     def rounds_played(self) -> int:
         """The highest round number seen (0 before round 1)."""
@@ -145,9 +171,15 @@ class History:
         """Every pair of ids (smaller first) that met, with the number of meetings."""
         return {key: len(rounds) for key, rounds in self._met.items()}
 
-    def extended(self, boards: Iterable[PastBoard], byes: Iterable[PastBye] = ()) -> History:
-        """This history plus more boards and byes (a drafted round, for instance)."""
-        return History(boards=self.boards + tuple(boards), byes=self.byes + tuple(byes))
+    def extended(
+        self, boards: Iterable[PastBoard], byes: Iterable[PastBye] = (), floats: Iterable[PastFloat] = ()
+    ) -> History:
+        """This history plus more boards, byes and floats (a drafted round, for instance)."""
+        return History(
+            boards=self.boards + tuple(boards),
+            byes=self.byes + tuple(byes),
+            floats=self.floats + tuple(floats),
+        )
 
 
 class GroupPairing(StrEnum):
@@ -180,7 +212,9 @@ class PairingCost:
     ``rematches``: sum over boards of (times met before) squared. ``bye_rank``: how many pairs eligible
     for the bye are ranked below the one that got it. ``same_club``: boards between club-mates.
     ``score_spread``: sum over boards of (points difference) squared. ``tidiness``: distance from the
-    ideal rank order inside score groups (fold or adjacent) and across them.
+    ideal rank order inside score groups (fold or adjacent) and across them. ``repeat_floats``:
+    entrants paired outside their score group who floated in the latest round too (its tier sits
+    between ``same_club`` under ``prefer`` and ``tidiness``; last here so older positional uses stand).
     """
 
     rematches: int = 0
@@ -188,6 +222,7 @@ class PairingCost:
     same_club: int = 0
     score_spread: int = 0
     tidiness: int = 0
+    repeat_floats: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,6 +16,7 @@ from rest_framework.request import Request
 from tournaments import roles
 from tournaments.models import Device, Tournament, TournamentRole
 from tournaments.selectors.organiser import role_on
+from tournaments.services.accounts import may_organise
 from tournaments.services.organisations import is_member
 
 
@@ -112,3 +113,12 @@ class IsSignedIn(BasePermission):
                 return False
             raise exceptions.NotAuthenticated("Sign in first.")
         return True
+
+
+class MayOrganise(IsSignedIn):
+    """A signed-in person who may create events (staff, or given "may organise" by staff or an invitation)."""
+
+    message = "Creating events needs an account that may organise: ask an organiser for an invitation."
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        return super().has_permission(request, view) and may_organise(organiser_user(request))

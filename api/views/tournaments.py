@@ -32,7 +32,7 @@ from tournaments.services.events import entry_substitute
 from ..filters import EntryFilter, TournamentFilter
 from ..permissions import (
     IsOrganiser,
-    IsSignedIn,
+    MayOrganise,
     organised_tournament_ids,
     organiser_user,
     require_organiser_of,
@@ -97,7 +97,7 @@ class TournamentViewSet(viewsets.ModelViewSet):
     def get_permissions(self) -> list[Any]:
         if self.action == "formats":
             return []
-        return [IsSignedIn()] if self.action == "create" else [IsOrganiser()]
+        return [MayOrganise()] if self.action == "create" else [IsOrganiser()]
 
     def get_queryset(self) -> QuerySet[Tournament]:
         queryset = Tournament.objects.all()

@@ -49,8 +49,14 @@ def api() -> APIClient:
     return APIClient()
 
 
-def make_user(username: str, *, staff: bool = False) -> Any:
-    return get_user_model().objects.create_user(username=username, password="pw-" + username, is_staff=staff)
+def make_user(username: str, *, staff: bool = False, organise: bool = False) -> Any:
+    """A user; ``organise`` gives "may organise" (create events, invite organisers)."""
+    user = get_user_model().objects.create_user(username=username, password="pw-" + username, is_staff=staff)
+    if organise:
+        from django.contrib.auth.models import Permission
+
+        user.user_permissions.add(Permission.objects.get(codename="organise_events"))
+    return user
 
 
 def token_for(user: Any) -> str:
@@ -137,8 +143,8 @@ def world(db: Any) -> World:
 
 
 def build_world() -> World:
-    organiser = make_user("organiser")
-    other = make_user("other")
+    organiser = make_user("organiser", organise=True)  # both organise events of their own: they may create more
+    other = make_user("other", organise=True)
     staff = make_user("staff", staff=True)
     tournament = make_tournament("carnival-open", organiser=organiser)
     other_tournament = make_tournament("tobago-cup", organiser=other)

@@ -105,10 +105,11 @@ def test_inviting_to_a_role_with_wrong_credentials(api: Any, world: World, peopl
     assert fingerprint() == before
 
 
-@pytest.mark.parametrize("who", ["organiser", "co", "keeper", "other"])
+@pytest.mark.parametrize("who", ["co", "keeper", "plain"])
 def test_inviting_organisers_needs_may_organise(api: Any, world: World, people: dict[str, Any], who: str) -> None:
-    error_of(api.post("/api/v1/invitations/", {"kind": "organise"}, format="json", **people["headers"][who]), 403,
-             "may_not_organise")
+    # the world's organisers may organise (they create events); a role on an event alone does not give it
+    headers = people["headers"].get(who) or {"HTTP_AUTHORIZATION": f"Token {token_for(make_user('plain'))}"}
+    error_of(api.post("/api/v1/invitations/", {"kind": "organise"}, format="json", **headers), 403, "may_not_organise")
 
 
 @pytest.mark.parametrize(("body", "field"), [

@@ -62,10 +62,16 @@ def test_pairs_csv_import_reports_every_bad_line(api: Any, world: World) -> None
 
 
 def test_creating_a_tournament_makes_you_its_organiser(api: Any, db: Any) -> None:
+    from django.contrib.auth.models import Permission
+
     user = make_user("newbie")
     headers = {"HTTP_AUTHORIZATION": f"Token {token_for(user)}"}
     body = {"name": "Point Fortin Open", "slug": "pf-open", "rules": {"preset": "trinidad", "game_points": 2},
             "match_format": {"kind": "games", "n": 3}}
+    refused = api.post("/api/v1/tournaments/", body, format="json", **headers)
+    assert refused.status_code == 403  # a signed-in account that may not organise (no invitation, not staff)
+    assert "may organise" in refused.json()["error"]["message"] and not Tournament.objects.filter(slug="pf-open")
+    user.user_permissions.add(Permission.objects.get(codename="organise_events"))
     response = api.post("/api/v1/tournaments/", body, format="json", **headers)
     assert response.status_code == 201, response.content
     tournament = Tournament.objects.get(slug="pf-open")

@@ -168,7 +168,7 @@ def test_people_refusals_come_from_the_services(api: Any, world: World) -> None:
 
 
 def test_a_new_organiser_creates_a_tournament_with_the_registrys_defaults(api: Any, db: Any) -> None:
-    user = make_user("fresh")
+    user = make_user("fresh", organise=True)
     response = api.post("/api/v1/tournaments/", {"name": "Fresh Cup", "slug": "fresh-cup"}, format="json",
                         HTTP_AUTHORIZATION=f"Token {token_for(user)}")
     assert response.status_code == 201, response.content

@@ -107,7 +107,7 @@ def api() -> APIClient:
 
 @pytest.fixture
 def organiser(db: Any) -> Any:
-    return make_user("bounds-organiser")
+    return make_user("bounds-organiser", organise=True)
 
 
 def _create(api: Any, organiser: Any, slug: str, rules: Any) -> Any:

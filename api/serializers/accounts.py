@@ -34,6 +34,7 @@ class InvitationSerializer(serializers.ModelSerializer):
     tournament = serializers.IntegerField(source="tournament_id", read_only=True, allow_null=True)
     user = serializers.IntegerField(source="user_id", read_only=True, allow_null=True,
                                     help_text="For a password link: the account it resets.")
+    email = serializers.CharField(read_only=True, help_text="Where the link was mailed; empty when it was not.")
 
     class Meta:
         model = Invitation

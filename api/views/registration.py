@@ -40,9 +40,9 @@ from ..serializers.registration import (
     AvailabilityResultSerializer,
     AvailabilitySerializer,
     ImportCommitResultSerializer,
+    ImportPreviewSerializer,
     ImportRowsSerializer,
     ImportUploadSerializer,
-    ImportPreviewSerializer,
     RoundFieldSerializer,
 )
 from .scoping import TournamentScopedMixin, get_or_404

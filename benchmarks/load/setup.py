@@ -38,9 +38,8 @@ def create_organiser(name: str) -> str:
     """A user who may organise, with no password and a knox API token (the token is returned, shown nowhere
     else)."""
     from django.contrib.auth import get_user_model
-    from knox.models import AuthToken
-
     from django.contrib.auth.models import Permission
+    from knox.models import AuthToken
 
     user = get_user_model().objects.create_user(username=f"{name}-{secrets.token_hex(3)}")
     user.user_permissions.add(Permission.objects.get(codename="organise_events"))  # it creates the event

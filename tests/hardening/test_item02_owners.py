@@ -27,24 +27,11 @@ from django.db.migrations.executor import MigrationExecutor
 from django.test import override_settings
 from rest_framework.test import APIClient
 
-from tests.api.conftest import World, build_world, make_tournament, make_user, token_for
-from tests.api.conftest import private_cache as _private_cache
+from tests.api.conftest import World, make_tournament, make_user, token_for
 from tournaments.models import Club, Entry, Pair, Player, Tournament
 
 pytestmark = pytest.mark.django_db
 
-private_cache = pytest.fixture(autouse=True)(_private_cache.__wrapped__)  # rate-limit counters per test
-
-
-@pytest.fixture
-def api() -> APIClient:
-    return APIClient()
-
-
-@pytest.fixture
-def world(db: Any) -> World:
-    """tests/api's world: two organisers with their tournaments, staff, boards and tablets."""
-    return build_world()
 
 
 def _as(world: World, who: str) -> dict[str, str]:

@@ -27,27 +27,13 @@ from typing import Any
 import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
-from rest_framework.test import APIClient
 
-from tests.api.conftest import World, build_world, make_round
-from tests.api.conftest import private_cache as _private_cache
+from tests.api.conftest import World, make_round
 from tests.api.helpers import play_game, post, seat
 from tournaments.models import Board, Entry, Game, Pair, Player, Round
 
 pytestmark = pytest.mark.django_db
 
-private_cache = pytest.fixture(autouse=True)(_private_cache.__wrapped__)  # rate-limit counters per test
-
-
-@pytest.fixture
-def api() -> APIClient:
-    return APIClient()
-
-
-@pytest.fixture
-def world(db: Any) -> World:
-    """tests/api's world: two organisers with their tournaments, staff, boards and tablets."""
-    return build_world()
 
 
 def _org(world: World) -> dict[str, str]:

@@ -23,27 +23,12 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from rest_framework.test import APIClient
 
-from tests.api.conftest import World, build_world
-from tests.api.conftest import private_cache as _private_cache
+from tests.api.conftest import World
 from tournaments.models import Club, Pair, Player, Tournament
 
 pytestmark = pytest.mark.django_db
 
-
-private_cache = pytest.fixture(autouse=True)(_private_cache.__wrapped__)  # rate-limit counters per test
-
-
-@pytest.fixture
-def api() -> APIClient:
-    return APIClient()
-
-
-@pytest.fixture
-def world(db: Any) -> World:
-    """tests/api's world: two organisers with their tournaments, staff, boards and tablets."""
-    return build_world()
 
 BAD_NAMES = {
     "zero-width spaces": "\u200b\u200b\u200b",

@@ -4,7 +4,8 @@ Like Tabbycat's draw generator, this package is fed plain frozen dataclasses and
 the tournaments service turns rows into ``Entrant``/``History`` and stores the ``DraftRound``.
 
 * Swiss: ``pair_swiss(entrants, history, round_number=..., config=SwissConfig())``
-* Round robin: ``round_robin_round(ids, round_number)`` / ``round_robin(ids)`` (Berger tables)
+* Round robin: ``round_robin_round(ids, round_number)`` / ``round_robin(ids)`` (Berger tables);
+  when the field changes, ``round_robin_replan(ids, history, rounds_remaining, cycles=...)``
 * Knockout: ``knockout_bracket(seeded_ids, third_place=...)``, ``bracket_state(bracket, winners)``
 * Club teams: ``default_lineup``, ``check_lineup``, ``team_match_boards``
 * Board and team match results: ``tournaments.formats`` (``match_outcome``, ``team_match_decision``)
@@ -17,7 +18,7 @@ docs/pairing.md has the API with examples and the reasoning behind the weights.
 """
 
 from .draft import flip_sides, review_round, swap_entrants, swap_tables
-from .feasibility import Outlook, RematchOutlook, rematch_outlook
+from .feasibility import EXACT_LIMIT, Outlook, RematchOutlook, rematch_outlook
 from .knockout import (
     Bracket,
     KnockoutMatch,
@@ -33,6 +34,7 @@ from .knockout import (
     seeding_order,
 )
 from .round_robin import berger_round, round_robin, round_robin_round, round_robin_rounds
+from .schedule import PlannedRematch, Replan, ReplanVerdict, round_robin_replan
 from .swiss import (
     DraftFigures,
     LookAhead,
@@ -71,6 +73,7 @@ from .types import (
 )
 
 __all__ = [
+    "EXACT_LIMIT",
     "Bracket",
     "ClubAvoidance",
     "DraftBoard",
@@ -93,7 +96,10 @@ __all__ = [
     "PastBoard",
     "PastBye",
     "PastFloat",
+    "PlannedRematch",
     "RematchOutlook",
+    "Replan",
+    "ReplanVerdict",
     "Slot",
     "SwissConfig",
     "SwissGraph",
@@ -116,6 +122,7 @@ __all__ = [
     "round_floats",
     "round_name",
     "round_robin",
+    "round_robin_replan",
     "round_robin_round",
     "round_robin_rounds",
     "seeding_order",

@@ -11,18 +11,38 @@ matchings. Each rematch-free round takes one edge from every vertex, so:
   cycle and every other edge of it is a perfect matching, so the next round pairs too;
 * otherwise fields of up to ``exact_limit`` entrants are settled by an exhaustive search (a witness
   schedule, or a proof that none exists); larger fields are **not guaranteed**, never "impossible"
-  without a proof.
+  without a proof. The search prunes by the surplus test, checks for an r-regular spanning subgraph
+  (Tutte's gadget) and restarts in random vertex orders before its exhaustive run.
+
+``_decide`` takes that decision for ``rematch_outlook`` and for ``round_robin_replan`` (schedule.py),
+one source of truth; ``EXACT_LIMIT`` is their shared limit.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Final
 
 import rustworkx as rx
 
 from .types import History, PairingError, check_unique_ids
+
+EXACT_LIMIT: Final = 16
+"""Fields of up to this many entrants are settled by the exhaustive search, in ``rematch_outlook`` and
+``round_robin_replan`` alike (docs/decisions.md, "The clock and closing")."""
+
+SEARCH_BUDGET: Final = 200_000
+"""The most perfect matchings one exhaustive search tries before it gives up without an answer."""
+
+RESTARTS: Final = 24
+"""Before searching in the given order, the search tries this many orders of the vertices (the given
+one first, then random ones seeded by the graph) with a small share of the budget each: a search stuck
+in one order often finishes at once in another (measured: 3.7 s down to 12 ms on a field of nine)."""
+
+RESTART_BUDGET: Final = 400
 
 
 class Outlook(StrEnum):
@@ -59,19 +79,33 @@ class _BudgetSpent(Exception):
     pass
 
 
-def _unmet_graph(ids: Sequence[int], history: History) -> list[int]:
-    """Adjacency bitmasks of H; the bye vertex, if any, is the last one."""
+def _unmet_graph(
+    ids: Sequence[int], history: History, meetings: int = 1, since: int | None = None
+) -> list[int]:
+    """Adjacency bitmasks of H; the bye vertex, if any, is the last one.
+
+    Two entrants are joined while they have met fewer than ``meetings`` times and (with ``since``) not
+    in round ``since`` or later; an entrant and the bye likewise, counting its byes. The defaults give
+    the not-yet-met graph; a round robin's later cycles use the others (``schedule.py``).
+    """
     n = len(ids)
     size = n + n % 2
     adj = [0] * size
+
+    def joined(rounds: Sequence[int]) -> bool:
+        return len(rounds) < meetings and (since is None or all(r < since for r in rounds))
+
     for i in range(n):
         for j in range(i + 1, n):
-            if history.times_met(ids[i], ids[j]) == 0:
+            if joined(history.rounds_met(ids[i], ids[j])):
                 adj[i] |= 1 << j
                 adj[j] |= 1 << i
     if n % 2:
+        bye_rounds: dict[int, list[int]] = {}
+        for bye in history.byes:
+            bye_rounds.setdefault(bye.entrant, []).append(bye.round_number)
         for i in range(n):
-            if history.bye_count(ids[i]) == 0:
+            if joined(bye_rounds.get(ids[i], [])):
                 adj[i] |= 1 << n
                 adj[n] |= 1 << i
     return adj
@@ -140,6 +174,9 @@ def _search(adj: list[int], rounds: int, budget: int) -> list[list[tuple[int, in
         key = (tuple(adj), k, floor0)
         if key in failed:
             return None
+        if _surplus_fails(adj, k):
+            failed.add(key)
+            return None
         if min(a.bit_count() for a in adj) >= size // 2 + k - 1:
             return _greedy(adj, k)
         if _has_perfect_matching(adj):
@@ -163,6 +200,74 @@ def _search(adj: list[int], rounds: int, budget: int) -> list[list[tuple[int, in
     return solve(adj, rounds, -1)
 
 
+def _surplus_fails(adj: list[int], rounds: int) -> bool:
+    """A quick proof that ``rounds`` disjoint perfect matchings do not exist: each takes one edge of
+    every vertex, so the edges left unused give each vertex exactly its surplus (degree minus rounds),
+    and they can only join two vertices that both have a surplus."""
+    surplus = [a.bit_count() - rounds for a in adj]
+    spare = sum(1 << v for v, s in enumerate(surplus) if s > 0)
+    return any(s < 0 or s > (adj[v] & spare).bit_count() for v, s in enumerate(surplus))
+
+
+def _has_regular_factor(adj: list[int], rounds: int) -> bool:
+    """Whether ``adj`` has a spanning subgraph in which every vertex has degree ``rounds`` (what
+    ``rounds`` disjoint perfect matchings make up), by Tutte's reduction to one perfect matching:
+    a vertex of degree d becomes d copies, one per edge, and d - rounds spares joined to all of its
+    copies; an edge joins the copies of its two ends."""
+    graph: rx.PyGraph[None, None] = rx.PyGraph()
+    copy: dict[tuple[int, int], int] = {}
+    edges: list[tuple[int, int]] = []
+    for v, a in enumerate(adj):
+        degree = a.bit_count()
+        if degree < rounds:
+            return False
+        copies = []
+        for u in range(len(adj)):
+            if a >> u & 1:
+                copy[(v, u)] = graph.add_node(None)
+                copies.append(copy[(v, u)])
+        spares = graph.add_nodes_from([None] * (degree - rounds))
+        edges.extend((c, x) for c in copies for x in spares)
+    edges.extend((copy[(v, u)], copy[(u, v)]) for (v, u) in copy if v < u)
+    graph.add_edges_from_no_data(edges)
+    return 2 * len(rx.max_weight_matching(graph, max_cardinality=True)) == graph.num_nodes()
+
+
+def _search_restarting(adj: list[int], rounds: int, budget: int) -> list[list[tuple[int, int]]] | None:
+    """``_search`` with restarts (see ``RESTARTS``); the matchings of the failed tries count against
+    ``budget``. A try that ends within its share is exhaustive, so its None is a proof too."""
+    size = len(adj)
+    rng = random.Random(hash((tuple(adj), rounds)))
+    spent = 0
+    factor_checked = False
+    for attempt in range(RESTARTS):
+        share = min(RESTART_BUDGET, budget - spent)
+        if share <= 0:
+            break
+        if attempt == 1:  # the first order was not enough: one matching may prove there is nothing
+            if not _has_regular_factor(adj, rounds):
+                return None
+            factor_checked = True
+        order = list(range(size))  # order[v]: the vertex's number in this try
+        if attempt:
+            rng.shuffle(order)
+        relabelled = [0] * size
+        for v, a in enumerate(adj):
+            relabelled[order[v]] = sum(1 << order[u] for u in range(size) if a >> u & 1)
+        try:
+            found = _search(relabelled, rounds, share)
+        except _BudgetSpent:
+            spent += share
+            continue
+        if found is None:
+            return None
+        back = {order[v]: v for v in range(size)}
+        return [[(back[a], back[b]) for a, b in matching] for matching in found]
+    if not factor_checked and not _has_regular_factor(adj, rounds):
+        return None
+    return _search(adj, rounds, budget - spent)
+
+
 def _greedy(adj: list[int], rounds: int) -> list[list[tuple[int, int]]]:
     """Any ``rounds`` disjoint perfect matchings of a graph that meets Dirac's bound for them."""
     result = []
@@ -181,14 +286,15 @@ def rematch_outlook(
     history: History,
     rounds_remaining: int,
     *,
-    exact_limit: int = 16,
-    search_budget: int = 200_000,
+    exact_limit: int = EXACT_LIMIT,
+    search_budget: int = SEARCH_BUDGET,
 ) -> RematchOutlook:
     """Whether ``rounds_remaining`` more rounds can be paired without rematches.
 
     ``history`` holds every round so far, the one about to be published included (see
     ``DraftRound.as_past`` and ``History.extended``). Fields up to ``exact_limit`` entrants get an
     exhaustive search (at most ``search_budget`` matchings tried), larger ones the sufficient test.
+    A round robin asks ``round_robin_replan`` (whose ``outlook`` is decided by the same ``_decide``).
     """
     check_unique_ids(list(entrant_ids))
     if rounds_remaining < 0:
@@ -197,7 +303,16 @@ def rematch_outlook(
     r = rounds_remaining
     if r == 0 or not ids:
         return RematchOutlook(Outlook.GUARANTEED, r, "nothing_left", "no round left to pair")
-    adj = _unmet_graph(ids, history)
+    return _decide(_unmet_graph(ids, history), r, ids, exact_limit=exact_limit, search_budget=search_budget)
+
+
+def _decide(
+    adj: list[int], r: int, ids: list[int], *, exact_limit: int, search_budget: int
+) -> RematchOutlook:
+    """The one decision behind ``rematch_outlook`` and ``round_robin_replan``: whether the graph
+    ``adj`` (entrants ``ids``, then the bye vertex for an odd field) holds ``r`` (at least 1)
+    edge-disjoint perfect matchings: the degree bound, Dirac's bound, then the exhaustive search
+    for fields up to ``exact_limit`` entrants. A witness schedule comes with ``possible``."""
     size = len(adj)
     names = [*ids, None]
     degrees = [a.bit_count() for a in adj]
@@ -229,7 +344,7 @@ def rematch_outlook(
             f"the fewest unmet opponents is {least}, below the {need} that guarantee the remaining rounds",
         )
     try:
-        found = _search(adj, r, search_budget)
+        found = _search_restarting(adj, r, search_budget)
     except _BudgetSpent:
         return RematchOutlook(
             Outlook.NOT_GUARANTEED,

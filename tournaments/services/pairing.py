@@ -61,7 +61,7 @@ from tournaments.pairing import (
     pair_swiss,
     rematch_outlook,
     review_round,
-    round_robin_round,
+    round_robin_replan,
     round_robin_rounds,
 )
 from tournaments.selectors.availability import requested_byes, round_field
@@ -218,12 +218,18 @@ def _plan(tournament: Tournament, round_: Round, f: _Field) -> _Plan:
             return _Plan(list(ko.order), draft, Outlook.GUARANTEED.value,
                          "A knockout never pairs two entrants twice.")
         if system == Tournament.PairingSystem.ROUND_ROBIN:
+            # Planned from the field present now and the rounds played (docs/pairing.md, "Round robin when the
+            # field changes"): the Berger tables while they still hold, else a re-plan of the remaining rounds
+            # in which nobody meets twice while a complete schedule exists; its verdict is the outlook.
             cycles = _cycles(tournament, len(f.by_seed))
-            draft = round_robin_round(f.by_seed, n, cycles=cycles)
-            per_cycle = round_robin_rounds(f.by_seed)
-            note = (f"A round robin: everyone meets everyone once in {per_cycle} rounds"
-                    + (f" ({cycles} cycles, sides swapped in even cycles)." if cycles > 1 else "."))
-            return _Plan(_seats(draft), draft, Outlook.GUARANTEED.value, note)
+            last = round_robin_rounds(f.by_seed, cycles=cycles)
+            if not 1 <= n <= last:
+                raise PairingError("bad_round", f"this round robin has rounds 1 to {last}")
+            remaining = max(tournament.rounds_planned - n + 1, 1)
+            replan = round_robin_replan(f.by_seed, f.history, remaining, cycles=cycles, next_round=n)
+            draft = replan.rounds[0]
+            outlook = replan.outlook
+            return _Plan(_seats(draft), draft, outlook.status.value, outlook.reason)
         config = SwissConfig(club_avoidance=ClubAvoidance.OFF if f.club_teams else ClubAvoidance.of_level(tournament.club_avoidance))
         draft = pair_swiss(f.ranked, f.history, round_number=n, config=config)
     except PairingError as exc:

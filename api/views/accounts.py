@@ -61,13 +61,18 @@ def _not_a_tablet(request: Request) -> None:
         raise exceptions.PermissionDenied("A scoring tablet cannot do this.", code="tablet_not_allowed")
 
 
+def _not_stored(data: Any, status_code: int = status.HTTP_200_OK) -> Response:
+    """An answer that carries a secret or an account: never kept by a cache."""
+    response = Response(data, status=status_code)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
 def _new_link(request: Request, invitation: Invitation, token: str, path: str) -> Response:
     link = request.build_absolute_uri(f"{path}{token}/")
     mailed = accounts.invitation_mail(invitation=invitation, link=link)
     invitation.token, invitation.link, invitation.mailed = token, link, mailed  # type: ignore[attr-defined]
-    response = Response(NewLinkSerializer(invitation).data, status=status.HTTP_201_CREATED)
-    response["Cache-Control"] = "no-store"
-    return response
+    return _not_stored(NewLinkSerializer(invitation).data, status.HTTP_201_CREATED)
 
 
 def _account(user: Any) -> dict[str, Any]:
@@ -144,9 +149,7 @@ class InvitationAcceptView(APIView):
         user = organiser_user(request) if not data["username"] else None
         account = accounts.invitation_accept(token=data["token"], user=user, username=data["username"] or None,
                                              password=data["password"] or None, email=data["email"])
-        response = Response(_account(account), status=status.HTTP_201_CREATED)
-        response["Cache-Control"] = "no-store"
-        return response
+        return _not_stored(_account(account), status.HTTP_201_CREATED)
 
 
 class InvitationDetailView(APIView):
@@ -281,9 +284,7 @@ class PasswordLinkUseView(APIView):
         serializer.is_valid(raise_exception=True)
         account = accounts.password_link_use(token=serializer.validated_data["token"],
                                              password=serializer.validated_data["password"])
-        response = Response(_account(account))
-        response["Cache-Control"] = "no-store"
-        return response
+        return _not_stored(_account(account))
 
 
 class SignupView(APIView):

@@ -8,7 +8,18 @@ Services, API serializers (choices and OpenAPI enums), console forms, public lab
 all read from here; docs/README.md says which file to touch to add one.
 """
 
-from .awards import BYE_PRESETS, DEFAULT_BYE_POLICY, AwardPolicy, Result, Source, SourceKind
+from .awards import (
+    BYE_PRESETS,
+    DEFAULT_BYE_POLICY,
+    DEFAULT_FORFEIT_POLICY,
+    FORFEIT_PRESETS,
+    AwardPolicy,
+    Result,
+    Source,
+    SourceKind,
+    describe_forfeit,
+    forfeit_policy,
+)
 from .errors import FormatError
 from .events import (
     DEFAULT_CLUB_AVOIDANCE,
@@ -30,6 +41,7 @@ from .match import (
     TeamDecision,
     TeamFormat,
     TeamKind,
+    forfeit_games,
     match_outcome,
     race_target,
     team_match_decision,
@@ -38,10 +50,10 @@ from .rules import RULE_BOUNDS, OptionKind, RuleBound, check_rule_bounds, rule_b
 from .tiebreaks import DEFAULT_TIE_BREAKS, TIE_BREAKS, TieBreak
 
 __all__ = [
-    "BYE_PRESETS", "CHOSEN_MATCH_KINDS", "DEFAULT_BYE_POLICY", "DEFAULT_CLUB_AVOIDANCE", "DEFAULT_ENTRANT_TYPE",
+    "BYE_PRESETS", "CHOSEN_MATCH_KINDS", "DEFAULT_BYE_POLICY", "DEFAULT_FORFEIT_POLICY", "FORFEIT_PRESETS", "DEFAULT_CLUB_AVOIDANCE", "DEFAULT_ENTRANT_TYPE",
     "DEFAULT_MATCH_FORMAT", "DEFAULT_PAIRING_SYSTEM", "DEFAULT_TEAM_FORMAT", "DEFAULT_TIE_BREAKS",
     "DEFAULT_TIME_CALLED", "RULE_BOUNDS", "TIE_BREAKS", "AwardPolicy", "ClubAvoidance", "EntrantType", "FormatError",
     "MatchFormat", "MatchKind", "MatchOutcome", "OptionKind", "PairingSystem", "Result", "RuleBound", "Source",
     "SourceKind", "TeamDecision", "TeamFormat", "TeamKind", "TieBreak", "TimeCalled", "check_rule_bounds",
-    "match_outcome", "race_target", "rule_bound_errors", "team_match_decision",
+    "describe_forfeit", "forfeit_games", "forfeit_policy", "match_outcome", "race_target", "rule_bound_errors", "team_match_decision",
 ]

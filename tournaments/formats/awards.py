@@ -14,7 +14,13 @@ figures"):
 
 The default is DECISIONS' bye: a win with the round's averages. A league's own rule ("the race target
 for, the team's own average against") is one more preset, ``league``; any other mix is a policy too,
-without a code change. The same type will value forfeits.
+without a code change.
+
+The same type values forfeits (``FORFEIT_PRESETS``, ``forfeit_policy``; docs/decisions.md, "Where a result
+comes from"): a forfeit is always a win for the side present, its bullseyes are the match format's N-0 (set
+on the board), and the policy says what chalks and hang jacks the winner is credited and charged for a
+board forfeited before any game was confirmed. The default credits the round's average chalks, capped at
+a real win, and no hang jacks.
 """
 
 from __future__ import annotations
@@ -141,17 +147,19 @@ class AwardPolicy:
         return any(s.kind is SourceKind.RACE_TARGET for s in self.sources.values())
 
     @classmethod
-    def from_dict(cls, data: object, path: str = "bye_policy") -> AwardPolicy:
+    def from_dict(cls, data: object, path: str = "bye_policy",
+                  presets: dict[str, Preset] | None = None) -> AwardPolicy:
         """The canonical form, a preset name (``"league"``), or an older shape.
 
         Canonical: ``{"result": "win", "bullseyes": {"for": {...}, "against": {...}}, "chalks": ...,
         "hang_jacks": ...}``; a figure left out takes the round's average. Older shapes still read:
         ``{"result": "win", "score": "average"}`` (the round's averages) and ``"score": "none"`` (zero).
         """
+        named = BYE_PRESETS if presets is None else presets
         if isinstance(data, str):
-            if data not in BYE_PRESETS:
-                raise FormatError("unknown_preset", f"One of {', '.join(BYE_PRESETS)}.", path)
-            return BYE_PRESETS[data].policy
+            if data not in named:
+                raise FormatError("unknown_preset", f"One of {', '.join(named)}.", path)
+            return named[data].policy
         if data is None:
             return cls()
         if not isinstance(data, dict):
@@ -161,7 +169,7 @@ class AwardPolicy:
             raise FormatError("unknown_field", f"Unknown field {sorted(extra)[0]!r}.", _join(path, sorted(extra)[0]))
         base = cls()
         if "preset" in data:
-            base = cls.from_dict(data["preset"], _join(path, "preset"))
+            base = cls.from_dict(data["preset"], _join(path, "preset"), presets)
         try:
             result = Result(data.get("result", base.result.value))
         except ValueError:
@@ -194,8 +202,12 @@ class AwardPolicy:
 
     @property
     def preset(self) -> str | None:
-        """The name of the preset this policy equals, if any."""
-        for name, preset in BYE_PRESETS.items():
+        """The name of the bye preset this policy equals, if any."""
+        return self.preset_in(BYE_PRESETS)
+
+    def preset_in(self, presets: dict[str, Preset]) -> str | None:
+        """The name of the preset of ``presets`` this policy equals, if any."""
+        for name, preset in presets.items():
             if preset.policy == self:
                 return name
         return None
@@ -249,3 +261,56 @@ BYE_PRESETS: dict[str, Preset] = {
 }
 
 DEFAULT_BYE_POLICY = BYE_PRESETS["round_average"].policy
+
+
+# ---- forfeits -------------------------------------------------------------------------------------------
+_FORFEIT_DEFAULT = dict(_uniform(Result.WIN, Source(SourceKind.ZERO)).sources)
+_FORFEIT_DEFAULT["chalks", "for"] = _AVG
+
+FORFEIT_PRESETS: dict[str, Preset] = {
+    p.name: p for p in (
+        Preset("round_average", "A win with the round's average chalks",
+               "A forfeit is a win for the pair present, by the match's games to nil, with the round's average "
+               "chalks (never more than a real win gives) and no hang jacks.",
+               AwardPolicy(Result.WIN, _FORFEIT_DEFAULT)),
+        Preset("bare_win", "A win by the games, no chalks",
+               "A forfeit is a win for the pair present, by the match's games to nil, with no chalks or hang jacks.",
+               _uniform(Result.WIN, Source(SourceKind.ZERO))),
+    )
+}
+
+DEFAULT_FORFEIT_POLICY = FORFEIT_PRESETS["round_average"].policy
+
+
+def forfeit_policy(data: object, path: str = "forfeit_policy") -> AwardPolicy:
+    """A forfeit policy: a preset name of ``FORFEIT_PRESETS`` or an object as ``AwardPolicy.from_dict`` reads
+    it (a figure left out takes the default's source). A forfeit is a win for the side present and its
+    bullseyes come from the match format: ``result`` other than win and bullseye sources are refused."""
+    if data is None:
+        return DEFAULT_FORFEIT_POLICY
+    if isinstance(data, dict):
+        if data.get("result", "win") != "win":
+            raise FormatError("bad_result", "A forfeit is always a win for the side present.", _join(path, "result"))
+        zero = {"for": {"source": "zero"}, "against": {"source": "zero"}}
+        if "bullseyes" in data and data["bullseyes"] != zero:  # the canonical form spells out the zero
+            raise FormatError("unknown_field", "A forfeit's bullseyes are the match format's games to nil.",
+                              _join(path, "bullseyes"))
+        if "score" in data:
+            raise FormatError("unknown_field", "Unknown field 'score'.", _join(path, "score"))
+        data = {"preset": "round_average", **data} if "preset" not in data else data
+    policy = AwardPolicy.from_dict(data, path, FORFEIT_PRESETS)
+    sources = dict(policy.sources)
+    sources["bullseyes", "for"] = sources["bullseyes", "against"] = Source(SourceKind.ZERO)
+    return AwardPolicy(Result.WIN, sources)
+
+
+def describe_forfeit(policy: AwardPolicy) -> str:
+    """One sentence for players: what a forfeit gives."""
+    name = policy.preset_in(FORFEIT_PRESETS)
+    if name:
+        return FORFEIT_PRESETS[name].explanation
+    parts = []
+    for figure in FIGURES[1:]:
+        f, a = policy.sources[figure, "for"], policy.sources[figure, "against"]
+        parts.append(f"{figure.replace('_', ' ')} {f.label} for and {a.label} against")
+    return "A forfeit is a win for the pair present, by the match's games to nil: " + "; ".join(parts) + "."

@@ -36,6 +36,8 @@ def catalogue() -> dict[str, Any]:
                         for r in awards.Result],
         "bye_sources": [{"name": k.value, "label": label, "explanation": text}
                         for k, (label, text) in SOURCE_LABELS.items()],
+        "forfeit_presets": [{"name": p.name, "label": p.label, "explanation": p.explanation,
+                             "policy": p.policy.to_dict()} for p in awards.FORFEIT_PRESETS.values()],
         "entrant_types": _enum_choices(events.EntrantType),
         "pairing_systems": _enum_choices(events.PairingSystem),
         "time_called": _enum_choices(events.TimeCalled),
@@ -48,6 +50,7 @@ def catalogue() -> dict[str, Any]:
             "match_format": match.DEFAULT_MATCH_FORMAT.to_dict(),
             "tiebreaks": list(tiebreaks.DEFAULT_TIE_BREAKS),
             "bye_policy": awards.DEFAULT_BYE_POLICY.preset,
+            "forfeit_policy": awards.DEFAULT_FORFEIT_POLICY.preset_in(awards.FORFEIT_PRESETS),
             "club_avoidance": events.DEFAULT_CLUB_AVOIDANCE.level,
             "time_called": events.DEFAULT_TIME_CALLED.value,
         },

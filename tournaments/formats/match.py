@@ -203,6 +203,17 @@ def leader(wins: Sequence[int]) -> int | None:
     return None if wins[0] == wins[1] else (0 if wins[0] > wins[1] else 1)
 
 
+def forfeit_games(fmt: MatchFormat, won: int, played: int) -> int:
+    """Games awarded to the side present when a board is forfeited (docs/decisions.md, "Where a result
+    comes from"): what it still needs to win the match (first to N: N less the games it won; N games:
+    the games not yet played). A board of a team race adds none: the clubs race on their other boards."""
+    if fmt.kind is MatchKind.FIRST_TO:
+        return max(fmt.n - won, 0)
+    if fmt.kind is MatchKind.GAMES:
+        return max(fmt.n - played, 0)
+    return 0
+
+
 def match_outcome(
     fmt: MatchFormat, winners: Sequence[int | None], *, knockout: bool = False,
     time_called: bool = False, race_decided: bool = False,

@@ -43,6 +43,21 @@ class TeamMatch(models.Model):
 class Board(models.Model):
     """One table in one round: pair A on side 0 (seats 0 and 2), pair B on side 1; no pair B = a bye."""
 
+    class Source(models.TextChoices):
+        """Where the board's result comes from (docs/adr/0012-result-source.md)."""
+
+        HANDS = "hands", "Played"
+        FORFEIT = "forfeit", "Forfeit"
+        BYE = "bye", "Bye"
+        TIME_CALLED = "time_called", "Time called"
+
+    class Forfeit(models.IntegerChoices):
+        """Who forfeited: side 0 (pair A), side 1 (pair B) or both (two losses)."""
+
+        SIDE_A = 0, "Pair A"
+        SIDE_B = 1, "Pair B"
+        BOTH = 2, "Both pairs"
+
     round = models.ForeignKey("tournaments.Round", on_delete=models.CASCADE, related_name="boards")
     table = models.PositiveIntegerField(null=True, blank=True, help_text="Empty for a bye")
     pair_a = models.ForeignKey("tournaments.Entry", on_delete=models.PROTECT, related_name="boards_as_a")
@@ -71,6 +86,9 @@ class Board(models.Model):
     is_draw = models.BooleanField(default=False)
     all_confirmed = models.BooleanField(default=False)
     disputed = models.BooleanField(default=False)
+    result_source = models.CharField(max_length=12, choices=Source.choices, default=Source.HANDS)
+    #: Set on a forfeited board: who did not play (``Forfeit``); its games to nil go to the other side.
+    forfeited = models.PositiveSmallIntegerField(choices=Forfeit.choices, null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -95,6 +113,8 @@ class Board(models.Model):
         """Derived in the precedence of docs/decisions.md: disputed, awaiting confirmation, in play, waiting, done."""
         if self.disputed:
             return "disputed"
+        if self.forfeited is not None:
+            return "forfeited"
         if self.decided and not self.all_confirmed:
             return "awaiting_confirmation"
         if self.decided:

@@ -28,6 +28,10 @@ def default_bye_policy() -> dict[str, object]:
     return formats.DEFAULT_BYE_POLICY.to_dict()
 
 
+def default_forfeit_policy() -> dict[str, object]:
+    return formats.DEFAULT_FORFEIT_POLICY.to_dict()
+
+
 def _choices(enum: type[formats.EntrantType] | type[formats.PairingSystem] | type[formats.TimeCalled]) -> list[tuple[str, str]]:
     return [(member.value, member.label) for member in enum]
 
@@ -65,6 +69,12 @@ class Tournament(models.Model):
     rounds_planned = models.PositiveIntegerField(default=5)
     tiebreaks = models.JSONField(default=default_tiebreaks)
     bye_policy = models.JSONField(default=default_bye_policy)
+    #: What a forfeit credits the side present (``formats.forfeit_policy``; docs/decisions.md).
+    forfeit_policy = models.JSONField(default=default_forfeit_policy)
+    #: Minutes after a round is published before a pair that has not come may be forfeited (a no-show).
+    grace_minutes = models.PositiveSmallIntegerField(default=15)
+    #: Whether a late entry may take the bye of its first round (off: the bye goes to another pair).
+    late_entry_bye = models.BooleanField(default=False)
     #: How strongly Swiss pairing avoids two pairs of one club meeting: 0 (ignore) to 3 (strong).
     club_avoidance = models.PositiveSmallIntegerField(default=formats.DEFAULT_CLUB_AVOIDANCE.level)
     time_called = models.CharField(max_length=6, choices=_choices(formats.TimeCalled),
@@ -110,6 +120,10 @@ class Tournament(models.Model):
     def bye_policy_value(self) -> formats.AwardPolicy:
         """What a bye counts as and scores."""
         return formats.AwardPolicy.from_dict(self.bye_policy)
+
+    def forfeit_policy_value(self) -> formats.AwardPolicy:
+        """What a forfeit credits the side present."""
+        return formats.forfeit_policy(self.forfeit_policy)
 
     def race_target(self) -> int | None:
         """The event's race target (games that win a match), if it has one."""
@@ -167,6 +181,11 @@ class Entry(models.Model):
     pair = models.ForeignKey("tournaments.Pair", on_delete=models.PROTECT, related_name="entries")
     seed = models.PositiveIntegerField(null=True, blank=True)
     withdrawn = models.BooleanField(default=False)
+    #: The first round the pair no longer plays (set by ``entry_withdraw``; empty with ``withdrawn``: from
+    #: the start, or withdrawn before this field existed).
+    withdrawn_from = models.PositiveSmallIntegerField(null=True, blank=True)
+    #: A late entry: the first round the pair plays (empty: from round 1).
+    joins_from = models.PositiveSmallIntegerField(null=True, blank=True)
     #: The organiser's labels for prize categories and lists ("ladies", "juniors", ...).
     tags = models.JSONField(default=list, blank=True)
     fee_paid = models.BooleanField(default=False)
@@ -246,6 +265,9 @@ class Round(models.Model):
     feasibility = models.CharField(max_length=20, blank=True)
     feasibility_note = models.TextField(blank=True)
     changes = models.JSONField(default=list, blank=True, help_text="Organiser adjustments while drafted")
+    #: A Swiss look-ahead's proposal when the best draft leaves no rematch-free finish: {"boards": [[a, b],
+    #: ...], "bye": id | null, "message": ..., "extra": {...}} (``round_draft_adopt_proposal`` seats it).
+    proposal = models.JSONField(null=True, blank=True)
     published_at = models.DateTimeField(null=True, blank=True)
     closed_at = models.DateTimeField(null=True, blank=True)
 

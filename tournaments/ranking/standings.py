@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from fractions import Fraction
 
-from tournaments.formats import Result, SourceKind
+from tournaments.formats import AwardPolicy, Result, SourceKind
 from tournaments.formats.awards import FIGURES, SIDES
 
 from .keys import GROUP_KEYS, row_key, split_by
@@ -25,8 +25,9 @@ _STATS = 6  # bullseyes won, lost, chalks for, against, hang jacks for, against
 
 
 def _round_bye_figures(boards: list[BoardResult]) -> tuple[Fraction, ...]:
-    """What a bye adds in a round: the average pair's figures, capped at the average winner's."""
-    decided = [b for b in boards if b.decided]
+    """What a bye adds in a round: the average pair's figures, capped at the average winner's (boards
+    decided by play: a forfeit's figures are awarded, not played)."""
+    decided = [b for b in boards if b.decided and b.forfeited is None]
     if not decided:
         return (Fraction(0),) * _STATS
     per_pair = 2 * len(decided)
@@ -53,35 +54,30 @@ def _round_bye_figures(boards: list[BoardResult]) -> tuple[Fraction, ...]:
     )
 
 
-def _bye_figures(
-    config: RankingConfig, stats: list[list[int]], played: list[int], bye_rounds: list[list[int]],
-    by_round: dict[int, list[BoardResult]],
-) -> dict[int, list[Fraction]]:
-    """What each entrant's byes add to its six figures, as its policy says (docs/decisions.md,
-    "Awarded figures"). ``stats`` are the figures from play alone (for the own-average source)."""
-    round_figures: dict[int, tuple[Fraction, ...]] = {}
-    out: dict[int, list[Fraction]] = {}
-    for slot, rounds in enumerate(bye_rounds):
-        if not rounds:
-            continue
-        add = out.setdefault(slot, [Fraction(0)] * _STATS)
-        for number in rounds:
-            for f, figure in enumerate(FIGURES):
-                for s, side in enumerate(SIDES):
-                    k = 2 * f + s
-                    source = config.bye.source(figure, side)
-                    if source.kind is SourceKind.ROUND_AVERAGE:
-                        if number not in round_figures:
-                            round_figures[number] = _round_bye_figures(by_round.get(number, []))
-                        add[k] += round_figures[number][k]
-                    elif source.kind is SourceKind.FIXED:
-                        add[k] += source.value
-                    elif source.kind is SourceKind.RACE_TARGET:
-                        add[k] += config.race_target or 0
-                    elif source.kind is SourceKind.OWN_AVERAGE and played[slot]:
-                        average = Fraction(stats[k][slot], played[slot])
-                        add[k] += Fraction(average.numerator // average.denominator) if source.floor else average
-    return out
+def _awarded(
+    config: RankingConfig, policy: AwardPolicy, stats: list[list[int]], played: list[int], slot: int, number: int,
+    by_round: dict[int, list[BoardResult]], cache: dict[int, tuple[Fraction, ...]],
+) -> list[Fraction]:
+    """The six figures ``policy`` awards entrant ``slot`` for round ``number`` (docs/decisions.md, "Awarded
+    figures"). ``stats`` and ``played`` are the figures and boards from play alone (the own-average
+    source)."""
+    add = [Fraction(0)] * _STATS
+    for f, figure in enumerate(FIGURES):
+        for s, side in enumerate(SIDES):
+            k = 2 * f + s
+            source = policy.source(figure, side)
+            if source.kind is SourceKind.ROUND_AVERAGE:
+                if number not in cache:
+                    cache[number] = _round_bye_figures(by_round.get(number, []))
+                add[k] += cache[number][k]
+            elif source.kind is SourceKind.FIXED:
+                add[k] += source.value
+            elif source.kind is SourceKind.RACE_TARGET:
+                add[k] += config.race_target or 0
+            elif source.kind is SourceKind.OWN_AVERAGE and played[slot]:
+                average = Fraction(stats[k][slot], played[slot])
+                add[k] += Fraction(average.numerator // average.denominator) if source.floor else average
+    return add
 
 
 def compute_standings(
@@ -112,6 +108,10 @@ def compute_standings(
     opponents: list[list[int]] = [[] for _ in range(n)]
     h2h: dict[tuple[int, int], int] = {}  # (i, j) -> match points i took from j on decided boards
     by_round: dict[int, list[BoardResult]] = {}
+    real_played = [0] * n  # boards played to a result (the own-average source divides by these)
+    forfeit_awards: list[tuple[BoardResult, int, int]] = []  # (board, winner, loser) of awarded forfeits
+    forfeits_won = [0] * n
+    forfeits_lost = [0] * n
     for board in boards:
         a, b = index.get(board.side0), index.get(board.side1)
         if a is None or b is None:
@@ -139,6 +139,22 @@ def compute_standings(
             continue
         played[a] += 1
         played[b] += 1
+        if board.forfeited is not None:  # a result, not a meeting: no opponent, no head-to-head
+            w = board.winner
+            if w is not None and board.awarded:
+                forfeit_awards.append((board, (a, b)[w], (a, b)[1 - w]))
+            for side, who in ((0, a), (1, b)):
+                if side == w:
+                    wins[who] += 1
+                    points[who] += win_pts
+                    forfeits_won[who] += 1
+                else:
+                    losses[who] += 1
+                    points[who] += loss_pts
+                    forfeits_lost[who] += 1
+            continue
+        real_played[a] += 1
+        real_played[b] += 1
         opponents[a].append(b)
         opponents[b].append(a)
         if b0 > b1:
@@ -176,10 +192,19 @@ def compute_standings(
             losses[slot] += 1
             points[slot] += loss_pts
     totals: list[list[Fraction]] = [[Fraction(v) for v in column] for column in stats]
-    awarded = _bye_figures(config, stats, played, bye_rounds, by_round)
-    for i, add in awarded.items():
+    cache: dict[int, tuple[Fraction, ...]] = {}
+    for slot, rounds in enumerate(bye_rounds):
+        for number in rounds:
+            add = _awarded(config, config.bye, stats, real_played, slot, number, by_round, cache)
+            for k in range(_STATS):
+                totals[k][slot] += add[k]
+    # A board forfeited before any game counted: the winner is credited and charged as the forfeit policy
+    # says; the side that forfeited takes the mirror image (the winner's "against" is its "for").
+    for board, winner, loser in forfeit_awards:
+        add = _awarded(config, config.forfeit, stats, real_played, winner, board.round_number, by_round, cache)
         for k in range(_STATS):
-            totals[k][i] += add[k]
+            totals[k][winner] += add[k]
+            totals[k ^ 1][loser] += add[k]
     buchholz = [sum(points[o] for o in opponents[i]) for i in range(n)]
     provisional = [
         StandingRow(
@@ -187,6 +212,7 @@ def compute_standings(
             losses=losses[i], byes=bye_count[i], match_points=points[i], bullseyes_won=totals[0][i],
             bullseyes_lost=totals[1][i], chalks_for=totals[2][i], chalks_against=totals[3][i],
             hang_jacks_for=totals[4][i], hang_jacks_against=totals[5][i], buchholz=buchholz[i],
+            forfeits_won=forfeits_won[i], forfeits_lost=forfeits_lost[i],
         )
         for i in range(n)
     ]

@@ -11,7 +11,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from tournaments.formats import DEFAULT_BYE_POLICY, DEFAULT_TIE_BREAKS, TIE_BREAKS, AwardPolicy, FormatError
+from tournaments.formats import (
+    DEFAULT_BYE_POLICY,
+    DEFAULT_FORFEIT_POLICY,
+    DEFAULT_TIE_BREAKS,
+    TIE_BREAKS,
+    AwardPolicy,
+    FormatError,
+)
 
 
 class RankingError(ValueError):
@@ -33,6 +40,11 @@ class BoardResult:
     ``bullseyes`` are games won, ``chalks`` the games' final scores, ``hang_jacks`` the jacks hanged,
     each as (side 0, side 1) over confirmed games. ``decided``: the match is decided and all its games
     are confirmed, so it gives match points: more bullseyes wins, level is a draw.
+
+    ``forfeited``: who did not play a forfeited board (0, 1, or 2 for both; None when played). The side
+    present wins whatever the figures; both absent is two losses. A forfeit is not a meeting (no
+    head-to-head, no Buchholz opponent) and, when ``awarded`` (no game was kept), the winner's chalks and
+    hang jacks come from the forfeit policy (``RankingConfig.forfeit``).
     """
 
     round_number: int
@@ -42,10 +54,15 @@ class BoardResult:
     chalks: tuple[int, int] = (0, 0)
     hang_jacks: tuple[int, int] = (0, 0)
     decided: bool = False
+    forfeited: int | None = None
+    awarded: bool = False
 
     @property
     def winner(self) -> int | None:
-        """The winning side (0 or 1) of a decided board; None for a draw or an undecided board."""
+        """The winning side (0 or 1) of a decided board; None for a draw, two forfeits or an undecided
+        board."""
+        if self.forfeited is not None:
+            return None if self.forfeited not in (0, 1) else 1 - self.forfeited
         if not self.decided or self.bullseyes[0] == self.bullseyes[1]:
             return None
         return 0 if self.bullseyes[0] > self.bullseyes[1] else 1
@@ -76,13 +93,14 @@ class RankingConfig:
     points: tuple[int, int, int] = (2, 1, 0)
     bye: AwardPolicy = DEFAULT_BYE_POLICY
     race_target: int | None = None
+    forfeit: AwardPolicy = DEFAULT_FORFEIT_POLICY
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "tie_breaks", parse_tie_breaks(self.tie_breaks))
         win, draw, loss = self.points
         if not win >= draw >= loss:
             raise RankingError("bad_points", "a win must be worth at least a draw, a draw at least a loss")
-        if self.bye.uses_race_target and self.race_target is None:
+        if (self.bye.uses_race_target or self.forfeit.uses_race_target) and self.race_target is None:
             raise RankingError("no_race_target", "the bye policy awards the race target, but the event has none")
 
 
@@ -117,6 +135,10 @@ class StandingRow:
     hang_jacks_against: Fraction
     buchholz: int = 0
     head_to_head: int | None = None
+    #: Boards won because the other side forfeited, and boards this entrant forfeited (in ``wins`` and
+    #: ``losses`` too).
+    forfeits_won: int = 0
+    forfeits_lost: int = 0
 
     @property
     def bullseye_difference(self) -> Fraction:
@@ -157,6 +179,8 @@ class StandingRow:
             "hang_jacks_against": _plain(self.hang_jacks_against),
             "buchholz": self.buchholz,
             "head_to_head": self.head_to_head,
+            "forfeits_won": self.forfeits_won,
+            "forfeits_lost": self.forfeits_lost,
         }
 
 

@@ -3,7 +3,8 @@ records a caller registers pairs with.
 
 docs/decisions.md, "Availability": an ``Availability`` row per entry and round says present, absent or a
 requested bye; no row is present, unless the tournament requires check-in, where it is "not checked in"
-and the pair is not drawn. Withdrawn entries are not in a round's field.
+and the pair is not drawn. Withdrawn entries are not in a round's field; a late entry is ``late`` before
+the round it joins from (``Entry.joins_from``).
 """
 
 from __future__ import annotations
@@ -21,8 +22,11 @@ PRESENT = "present"
 ABSENT = "absent"
 BYE = "bye"
 NOT_CHECKED_IN = "not_checked_in"
+#: A late entry before the round it joins from (``Entry.joins_from``): not drawn, scores nothing.
+LATE = "late"
 #: How the pages name each state.
-STATE_LABELS = {PRESENT: "Present", ABSENT: "Absent", BYE: "Requested a bye", NOT_CHECKED_IN: "Not checked in"}
+STATE_LABELS = {PRESENT: "Present", ABSENT: "Absent", BYE: "Requested a bye", NOT_CHECKED_IN: "Not checked in",
+                LATE: "Joins later"}
 
 
 @dataclass(frozen=True)
@@ -89,7 +93,8 @@ def round_field(tournament: Tournament, round_number: int) -> RoundField:
     stored = dict(Availability.objects.filter(entry__tournament=tournament, round_number=round_number)
                   .values_list("entry_id", "state"))
     default = NOT_CHECKED_IN if tournament.requires_check_in else PRESENT
-    rows = [FieldEntry(e, stored.get(e.pk, default), e.pk in stored) for e in entries]
+    rows = [FieldEntry(e, LATE if e.joins_from and round_number < e.joins_from else stored.get(e.pk, default),
+                       e.pk in stored) for e in entries]
     return RoundField(round_number, tournament.requires_check_in, rows)
 
 

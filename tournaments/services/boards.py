@@ -25,6 +25,7 @@ from tournaments.formats import (
     MatchOutcome,
     TeamFormat,
     TeamKind,
+    forfeit_games,
     match_outcome,
     team_match_decision,
 )
@@ -226,19 +227,34 @@ def board_results_refresh(board: Board, *, keep_games: bool = True) -> Board:
         for events in hands.values_list("events", flat=True):
             for side, count in enumerate(adapters.hang_jacks(events)):
                 hangs[side] += count
+    if board.forfeited is not None:  # a forfeit (services/field.py): the kept games and the games awarded
+        won = _forfeit_result(board, fmt, bullseyes, len(confirmed))
+        board.decided, board.winner, board.is_draw = True, won, False
+        board.all_confirmed, board.disputed = True, False
+    else:
+        board.decided, board.winner, board.is_draw = outcome.decided, outcome.winner, outcome.is_draw
+        board.all_confirmed = outcome.decided and all(g.confirmed for g in counted)
+        board.disputed = any(game_in_dispute(parties.get(g.pk, {})) for g in games)
     board.bullseyes_a, board.bullseyes_b = bullseyes
     board.chalks_a, board.chalks_b = chalks
     board.hang_jacks_a, board.hang_jacks_b = hangs
-    board.decided, board.winner, board.is_draw = outcome.decided, outcome.winner, outcome.is_draw
-    board.all_confirmed = outcome.decided and all(g.confirmed for g in counted)
-    board.disputed = any(game_in_dispute(parties.get(g.pk, {})) for g in games)
     board.save(update_fields=[
         "bullseyes_a", "bullseyes_b", "chalks_a", "chalks_b", "hang_jacks_a", "hang_jacks_b", "decided",
         "winner", "is_draw", "all_confirmed", "disputed", "updated_at",
     ])
-    if keep_games:
+    if keep_games and board.forfeited is None:
         _keep_games_in_step(board, games, outcome, round_)
     return board
+
+
+def _forfeit_result(board: Board, fmt: MatchFormat, bullseyes: list[int], played: int) -> int | None:
+    """Add the games a forfeit awards to ``bullseyes`` (in place); the winning side, None when both
+    pairs forfeited (two losses)."""
+    if board.forfeited == Board.Forfeit.BOTH:
+        return None
+    winner = 1 - int(board.forfeited or 0)
+    bullseyes[winner] += forfeit_games(fmt, bullseyes[winner], played)
+    return winner
 
 
 def _keep_games_in_step(board: Board, games: list[Game], outcome: MatchOutcome, round_: Round) -> None:
@@ -275,10 +291,14 @@ def team_match_refresh(team_match: TeamMatch) -> TeamMatch:
     club_a_side = {b.pk: 1 if b.pair_a_id in team_match.lineup_b else 0 for b in boards}
     winners = (Game.objects.filter(board__team_match=team_match, status=Game.Status.FINISHED).order_by()
                .values_list("board_id", "winner"))
+    forfeited = {b.pk: b for b in boards if b.forfeited is not None}
     totals = [0, 0]
     for board_id, w in winners:
-        if w is not None:
+        if w is not None and board_id not in forfeited:
             totals[0 if w == club_a_side[board_id] else 1] += 1
+    for board in forfeited.values():  # a forfeited board counts its kept and awarded games
+        for side, count in ((0, board.bullseyes_a), (1, board.bullseyes_b)):
+            totals[0 if side == club_a_side[board.pk] else 1] += count
     fmt = team_format(team_match)
     was_decided = team_match.decided
     decision = team_match_decision(

@@ -233,4 +233,15 @@ def round_close(*, round: Round, user: Actor, confirm_remaining: bool = False) -
     return round_
 
 
-__all__ = ["game_confirm", "round_close", "round_confirm_all"]
+def games_confirm_finished(*, games: list[Game], user: Actor) -> int:
+    """Confirm, as the organiser, the finished games of ``games`` not yet confirmed (locked by the caller):
+    how many. A forfeit keeps the games played (services/field.py)."""
+    return _confirm_finished(games, user, set())
+
+
+def games_disputed(games: list[Game]) -> set[int]:
+    """The ids of ``games`` a pair refused and the organiser has not ruled on."""
+    return _disputed_games(games)
+
+
+__all__ = ["game_confirm", "games_confirm_finished", "games_disputed", "round_close", "round_confirm_all"]

@@ -46,11 +46,14 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.pairing import (
+    EXACT_LIMIT,
     DraftBoard,
     DraftBye,
     DraftRound,
     Entrant,
     History,
+    LookAhead,
+    LookAheadStatus,
     Outlook,
     PairingError,
     PairingWarning,
@@ -61,8 +64,10 @@ from tournaments.pairing import (
     pair_swiss,
     rematch_outlook,
     review_round,
+    round_floats,
     round_robin_replan,
     round_robin_rounds,
+    swiss_lookahead,
 )
 from tournaments.selectors.availability import requested_byes, round_field
 
@@ -102,9 +107,13 @@ class _Field:
         return [e.id for e in self.ranked]
 
 
-def _active_entries(tournament: Tournament) -> list[Entry]:
-    return list(Entry.objects.filter(tournament=tournament, withdrawn=False).select_related("pair", "pair__club")
-                .order_by(F("seed").asc(nulls_last=True), "id"))
+def _active_entries(tournament: Tournament, number: int | None = None) -> list[Entry]:
+    """The entries not withdrawn; with ``number``, only those playing from that round on (a late entry joins
+    from ``Entry.joins_from``)."""
+    qs = Entry.objects.filter(tournament=tournament, withdrawn=False)
+    if number is not None:
+        qs = qs.filter(Q(joins_from__isnull=True) | Q(joins_from__lte=number))
+    return list(qs.select_related("pair", "pair__club").order_by(F("seed").asc(nulls_last=True), "id"))
 
 
 def _follows_check_in(tournament: Tournament) -> bool:
@@ -150,14 +159,20 @@ def _ranked(ids_by_seed: Sequence[int], rows: Sequence[Any], key: str, club_of: 
 
 
 def _history(tournament: Tournament, before: int, *, clubs: bool) -> History:
+    """Who met whom before round ``before``. In a Swiss a forfeit is not a meeting (the pairs may still be
+    drawn together), a late entry counts as having had the bye of the rounds it missed (no bye in its first
+    round unless ``late_entry_bye``), and the floats of the latest round feed the float rule."""
     boards: list[PastBoard] = []
     byes: list[PastBye] = []
+    swiss = tournament.pairing_system == Tournament.PairingSystem.SWISS
     if clubs:
         rows = TeamMatch.objects.filter(round__tournament=tournament, round__number__lt=before).values_list(
             "round__number", "club_a_id", "club_b_id")
     else:
-        rows = Board.objects.filter(round__tournament=tournament, round__number__lt=before).values_list(
-            "round__number", "pair_a_id", "pair_b_id")
+        query = Board.objects.filter(round__tournament=tournament, round__number__lt=before)
+        if swiss:
+            query = query.filter(forfeited__isnull=True)
+        rows = query.values_list("round__number", "pair_a_id", "pair_b_id")
     requested = set() if clubs else requested_byes(tournament, before=before)
     for rnd, a, b in rows:
         if b is None:
@@ -165,11 +180,28 @@ def _history(tournament: Tournament, before: int, *, clubs: bool) -> History:
                 byes.append(PastBye(rnd, a))
         else:
             boards.append(PastBoard(rnd, a, b))
-    return History(boards=tuple(boards), byes=tuple(byes))
+    if swiss and not clubs and not tournament.late_entry_bye:
+        late = Entry.objects.filter(tournament=tournament, joins_from__gt=1, joins_from__lte=before)
+        byes.extend(PastBye(joins - 1, entry) for entry, joins in late.values_list("pk", "joins_from"))
+    floats = _latest_floats(tournament, before) if swiss and not clubs else ()
+    return History(boards=tuple(boards), byes=tuple(byes), floats=floats)
+
+
+def _latest_floats(tournament: Tournament, before: int) -> tuple[Any, ...]:
+    """The floats of round ``before - 1`` (the float rule looks at the latest round only), from its boards and
+    the standings it was paired on."""
+    last = Round.objects.filter(tournament=tournament, number=before - 1).select_related("paired_from").first()
+    if last is None or last.paired_from is None:
+        return ()
+    entrants = [Entrant(id=row["entry_id"], points=int(row.get("match_points") or 0))
+                for row in last.paired_from.rows if isinstance(row, dict) and row.get("entry_id") is not None]
+    played = Board.objects.filter(round=last, pair_b__isnull=False, forfeited__isnull=True).values_list(
+        "pair_a_id", "pair_b_id")
+    return round_floats([PastBoard(last.number, a, b) for a, b in played], entrants)
 
 
 def _field(tournament: Tournament, round_: Round, snapshot: StandingsSnapshot | None) -> _Field:
-    entries = _active_entries(tournament)
+    entries = _active_entries(tournament, round_.number)
     club_teams = tournament.is_club_teams
     history = _history(tournament, round_.number, clubs=club_teams)
     if club_teams:
@@ -191,12 +223,14 @@ def _cycles(tournament: Tournament, count: int) -> int:
 # ---- drafting ---------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class _Plan:
-    """What to seat, in order: (side 0, side 1 or None for a bye, explanation); the draft for review."""
+    """What to seat, in order: (side 0, side 1 or None for a bye, explanation); the draft for review; a
+    Swiss look-ahead's proposal (``Round.proposal``) when the draft leaves no rematch-free finish."""
 
     seats: list[tuple[int, int | None, str]]
     draft: DraftRound
     feasibility: str
     note: str
+    proposal: dict[str, Any] | None = None
 
 
 def _pairing_error(exc: PairingError) -> Conflict:
@@ -231,11 +265,37 @@ def _plan(tournament: Tournament, round_: Round, f: _Field) -> _Plan:
             outlook = replan.outlook
             return _Plan(_seats(draft), draft, outlook.status.value, outlook.reason)
         config = SwissConfig(club_avoidance=ClubAvoidance.OFF if f.club_teams else ClubAvoidance.of_level(tournament.club_avoidance))
-        draft = pair_swiss(f.ranked, f.history, round_number=n, config=config)
+        remaining = max(tournament.rounds_planned - n, 0)
+        if f.club_teams or len(f.ranked) > EXACT_LIMIT or remaining == 0:
+            draft = pair_swiss(f.ranked, f.history, round_number=n, config=config)
+            look = None
+        else:
+            look = swiss_lookahead(f.ranked, f.history, n, remaining, config)
+            draft = look.best
     except PairingError as exc:
         raise _pairing_error(exc) from exc
-    status, note = _outlook(tournament, round_, f, draft)
-    return _Plan(_seats(draft, f.byes), draft, status, note)
+    if look is not None and look.outlook is not None:
+        status, note = look.outlook.status.value, look.outlook.reason
+    else:
+        status, note = _outlook(tournament, round_, f, draft)
+    return _Plan(_seats(draft, f.byes), draft, status, note, _proposal(look))
+
+
+def _proposal(look: LookAhead | None) -> dict[str, Any] | None:
+    """The look-ahead's proposal as ``Round.proposal`` stores it (None when there is nothing to propose);
+    a message alone when no draft keeps a rematch-free finish."""
+    if look is None or look.status is LookAheadStatus.NOT_NEEDED or not look.message:
+        return None
+    out: dict[str, Any] = {"status": look.status.value, "message": look.message}
+    if look.proposal is not None:
+        draft = look.proposal
+        out["boards"] = [[b.side0, b.side1, b.explanation] for b in sorted(draft.boards, key=lambda b: b.table)]
+        out["bye"] = [draft.bye.entrant, draft.bye.explanation] if draft.bye else None
+        extra = look.extra
+        out["extra"] = {name: getattr(extra, name) for name in extra.__dataclass_fields__} if extra else {}
+        if look.proposal_outlook is not None:
+            out["outlook"] = [look.proposal_outlook.status.value, look.proposal_outlook.reason]
+    return out
 
 
 def _seats(draft: DraftRound, requested: Sequence[int] = ()) -> list[tuple[int, int | None, str]]:
@@ -306,7 +366,8 @@ def round_pair(*, round_id: int | None = None, round: Round | None = None, user:
     _seat_plan(round_, f, plan)
     round_.status = DRAFTED
     round_.feasibility, round_.feasibility_note = plan.feasibility[:20], plan.note
-    round_.save(update_fields=["status", "paired_from", "feasibility", "feasibility_note"])
+    round_.proposal = plan.proposal
+    round_.save(update_fields=["status", "paired_from", "feasibility", "feasibility_note", "proposal"])
     audit_record(action="round.pair", obj=round_, tournament_id=tournament.pk, user=actor(user), after={
         "system": tournament.pairing_system, "entrant_type": tournament.entrant_type,
         "paired_from": snapshot.pk if snapshot else None, "feasibility": plan.feasibility,
@@ -376,7 +437,8 @@ def _round_start_locked(*, tournament: Tournament, number: int | None, user: Act
     def size(number: int) -> int:
         if club_teams:
             return len(_club_order(entries))
-        drawn, _ = _drawn(tournament, number, entries)
+        joined = [e for e in entries if not e.joins_from or e.joins_from <= number]
+        drawn, _ = _drawn(tournament, number, joined)
         if len(drawn) < 2 <= len(entries):
             raise Conflict("field_too_small", f"Round {number} has {len(drawn)} of {len(entries)} pairs present: "
                            "a round needs at least two (check pairs in first).")
@@ -694,6 +756,38 @@ def round_draft_swap_tables(*, round: Round, table_a: int, table_b: int, user: A
     return round_
 
 
+@transaction.atomic
+def round_draft_adopt_proposal(*, round: Round, user: Actor) -> Round:  # noqa: A002
+    """Seat the Swiss look-ahead's proposal (``Round.proposal``) in place of the drafted boards: the draft
+    that keeps a rematch-free finish, at the cost the console showed. Requested byes stay. Recorded in
+    ``round.changes``. 409 ``round_not_draft``, ``no_proposal``."""
+    tournament, round_ = _lock_drafted(round, user)
+    proposal = round_.proposal or {}
+    if not proposal.get("boards"):
+        raise Conflict("no_proposal", f"Round {round_.number} has no proposed draft.")
+    f = _field(tournament, round_, round_.paired_from)
+    requested = set(f.byes)
+    seats: list[tuple[int, int | None, str]] = [(a, b, text) for a, b, text in proposal["boards"]]
+    if proposal.get("bye"):
+        seats.append((proposal["bye"][0], None, proposal["bye"][1]))
+    placed = [e for a, b, _ in seats for e in (a, b) if e is not None]
+    if set(placed) != set(f.ids) or len(placed) != len(set(placed)):
+        raise Conflict("proposal_stale", "The field changed since the proposal was drafted: start the round's "
+                       "draft again or adjust it by hand.")
+    Board.objects.filter(round=round_).exclude(pair_b__isnull=True, pair_a_id__in=requested).delete()
+    pairings = [(f.entries[a], f.entries[b] if b is not None else None) for a, b, _ in seats]
+    round_seat_boards(round=round_, pairings=pairings, explanations=[text for _, _, text in seats])
+    outlook = proposal.get("outlook") or [round_.feasibility, round_.feasibility_note]
+    round_.feasibility, round_.feasibility_note = str(outlook[0])[:20], str(outlook[1])
+    round_.proposal = None
+    round_.save(update_fields=["proposal"])
+    _record_change(round_, tournament, user, {
+        "kind": "adopt_proposal", "what": "the look-ahead's proposed draft was seated", "extra": proposal.get("extra", {}),
+        "warnings": [],
+    })
+    return round_
+
+
 # ---- club team line-ups ------------------------------------------------------------------------------
 @transaction.atomic
 def team_lineup_set(*, team_match: TeamMatch, club: Club | int, entries: Sequence[Entry | int], user: Actor) -> TeamMatch:
@@ -763,6 +857,6 @@ def _lineup_apply(tournament: Tournament, round_: Round, match: TeamMatch, club:
 
 
 __all__ = [
-    "PAIR_TASK", "round_draft_swap", "round_draft_swap_tables", "round_pair", "round_pair_failed", "round_start",
+    "PAIR_TASK", "round_draft_adopt_proposal", "round_draft_swap", "round_draft_swap_tables", "round_pair", "round_pair_failed", "round_start",
     "team_lineup_set",
 ]

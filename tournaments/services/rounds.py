@@ -26,6 +26,7 @@ from ._rules import check_four_players
 from .audit import audit_record
 from .boards import board_results_refresh
 from .errors import Conflict, ValidationFailed
+from .field import round_absent_forfeits
 
 SEATABLE = (Round.Status.PENDING, Round.Status.DRAFTED)
 
@@ -77,7 +78,8 @@ def _lock_seatable(round_: Round) -> Round:
 def _seat(round_: Round, a: Entry, b: Entry | None, table: int | None, fmt: dict[str, Any], explanation: str,
           team_match: TeamMatch | None = None, slot: int | None = None) -> Board:
     board = Board.objects.create(round=round_, table=table, pair_a=a, pair_b=b, match_format=fmt,
-                                 explanation=explanation[:300], team_match=team_match, slot=slot)
+                                 explanation=explanation[:300], team_match=team_match, slot=slot,
+                                 result_source=Board.Source.HANDS if b is not None else Board.Source.BYE)
     BoardPair.objects.create(board=board, round=round_, entry=a, side=0)
     if b is not None:
         BoardPair.objects.create(board=board, round=round_, entry=b, side=1)
@@ -217,6 +219,7 @@ def round_publish(*, round: Round, user: Actor = None) -> Round:  # noqa: A002
     round_.status, round_.published_at = Round.Status.PUBLISHED, timezone.now()
     round_.save(update_fields=["status", "published_at"])
     audit_record(action="round.publish", obj=round_, tournament_id=tournament.pk, user=actor(user))
+    round_absent_forfeits(round=round_, user=user)
     return round_
 
 

@@ -31,10 +31,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
-from django.db.models import F
+from django.db.models import Exists, F, OuterRef
 
 from tournaments.formats import FormatError
-from tournaments.models import Board, Entry, Round, StandingsSnapshot, TeamMatch, Tournament
+from tournaments.models import Board, Entry, Game, Round, StandingsSnapshot, TeamMatch, Tournament
 from tournaments.models.querysets import RoundQuerySet
 from tournaments.ranking import (
     BoardResult,
@@ -52,10 +52,11 @@ from .errors import ValidationFailed
 #: Rounds whose boards count: a pending or drafted round may still change.
 COUNTED_ROUNDS = RoundQuerySet.PUBLIC_STATUSES
 
-#: A board as the standings read it: the first ten as they are, then "counts for match points".
+#: A board as the standings read it: the first ten as they are, then "counts for match points", who
+#: forfeited and whether the forfeit's figures are awarded (no game kept).
 _BOARD_FIELDS = (
     "round__number", "pair_a_id", "pair_b_id", "team_match_id", "bullseyes_a", "bullseyes_b", "chalks_a",
-    "chalks_b", "hang_jacks_a", "hang_jacks_b", "decided", "all_confirmed",
+    "chalks_b", "hang_jacks_a", "hang_jacks_b", "decided", "all_confirmed", "forfeited",
 )
 
 
@@ -78,12 +79,13 @@ class StandingsInput:
     bye_policy: dict[str, Any]
     after_round: int
     race_target: int | None = None
+    forfeit_policy: dict[str, Any] | None = None
 
     def digest(self) -> str:
         """SHA-256 of the canonical JSON of this input."""
         raw = json.dumps(
             [self.entries, self.clubs, self.boards, self.team_matches, self.club_teams, self.tie_breaks,
-             self.bye_policy, self.after_round, self.race_target],
+             self.bye_policy, self.after_round, self.race_target, self.forfeit_policy],
             separators=(",", ":"),
         )
         return hashlib.sha256(raw.encode()).hexdigest()
@@ -95,7 +97,7 @@ def ranking_config(tournament: Tournament) -> RankingConfig:
     try:
         return RankingConfig(
             tie_breaks=tournament.tie_break_order(), bye=tournament.bye_policy_value(),
-            race_target=tournament.race_target(),
+            race_target=tournament.race_target(), forfeit=tournament.forfeit_policy_value(),
         )
     except FormatError as exc:  # a stored setting the registry refuses (written around the services)
         field = exc.path or "tiebreaks"
@@ -118,10 +120,11 @@ def standings_input(tournament: Tournament) -> StandingsInput:
     boards: tuple[tuple[Any, ...], ...] = ()
     team_matches: tuple[tuple[Any, ...], ...] = ()
     if counted:
+        kept = Game.objects.filter(board=OuterRef("pk"), status=Game.Status.FINISHED, confirmed=True)
         boards = tuple(
-            (*row[:10], bool(row[10] and row[11]))
+            (*row[:10], bool(row[10] and row[11]), row[12], row[12] is not None and not row[13])
             for row in Board.objects.filter(round__tournament=tournament, round__number__in=counted)
-            .order_by("round__number", "id").values_list(*_BOARD_FIELDS)
+            .annotate(kept=Exists(kept)).order_by("round__number", "id").values_list(*_BOARD_FIELDS, "kept")
         )
         if club_teams:
             team_matches = tuple(
@@ -136,7 +139,7 @@ def standings_input(tournament: Tournament) -> StandingsInput:
     return StandingsInput(
         entries=entries, clubs=tuple(clubs), boards=boards, team_matches=team_matches, club_teams=club_teams,
         tie_breaks=config.tie_breaks, bye_policy=config.bye.to_dict(), after_round=after_round,
-        race_target=config.race_target,
+        race_target=config.race_target, forfeit_policy=config.forfeit.to_dict(),
     )
 
 
@@ -147,11 +150,11 @@ def standings_compute(tournament: Tournament, data: StandingsInput) -> tuple[Sta
     byes: list[ByeRecord] = []
     by_match: dict[int, list[BoardResult]] = {}
     match_confirmed: dict[int, bool] = {}
-    for (rnd, a, b, team_match, ba, bb, ca, cb, ha, hb, counts) in data.boards:
+    for (rnd, a, b, team_match, ba, bb, ca, cb, ha, hb, counts, forfeited, awarded) in data.boards:
         if b is None:
             byes.append(ByeRecord(rnd, a))
             continue
-        result = BoardResult(rnd, a, b, (ba, bb), (ca, cb), (ha, hb), counts)
+        result = BoardResult(rnd, a, b, (ba, bb), (ca, cb), (ha, hb), counts, forfeited, awarded)
         results.append(result)
         if team_match is not None:
             by_match.setdefault(team_match, []).append(result)

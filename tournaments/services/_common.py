@@ -96,8 +96,12 @@ def refusals_with_state(fn: Callable[P, R]) -> Callable[P, R]:
 
 
 def check_round_open(board: Board, round_: Round) -> None:
-    """Tablet writes need the board's round published or in play (409 otherwise, with the state)."""
+    """Tablet writes need the board's round published or in play (409 otherwise, with the state), and a board
+    whose result comes from its hands (409 ``board_forfeited``: docs/adr/0012-result-source.md)."""
     check_round_status(board, round_.status, round_.number)
+    if board.forfeited is not None:
+        raise conflict("board_forfeited", "The organiser recorded this board as a forfeit: its play has stopped.",
+                       board)
 
 
 def check_round_status(board: Board, status: str, number: int) -> None:

@@ -189,6 +189,7 @@ def round_close(*, round: Round, user: Actor, confirm_remaining: bool = False) -
                        "confirm_remaining).")
     _confirm_finished(games, user, set())
     boards = {b.pk: b for b in Board.objects.filter(round=round_).select_related("team_match")}
+    open_boards = {pk for pk, b in boards.items() if not b.decided and not b.is_bye and b.forfeited is None}
     stopped_boards = {
         b.pk for b in boards.values()
         if b.team_match_id and b.team_match.decided and b.format_value().kind is MatchKind.RACE
@@ -220,6 +221,9 @@ def round_close(*, round: Round, user: Actor, confirm_remaining: bool = False) -
         board_results_refresh(board)
         if not board.decided and not board.team_match_id:
             undecided.append(f"table {board.table}")
+        elif board.pk in open_boards:  # decided by the time-called policy, not by play (ADR 0012)
+            board.result_source = Board.Source.TIME_CALLED
+            board.save(update_fields=["result_source"])
     for team_match in TeamMatch.objects.filter(round=round_).select_related("round__tournament"):
         team_match_refresh(team_match)
         if not team_match.decided:

@@ -7,6 +7,7 @@
 - ``boards``: TeamMatch, Board, BoardPair (one board per pair per round), Game, GameConfirmation, Hand.
 - ``devices``: Device (a table's scoring tablet) and PairingCode.
 - ``records``: AuditEvent, IdempotencyRecord, OutboxMessage, StandingsSnapshot.
+- ``prizes``: Prize (a place, best club, most hang jacks, highest count or a tag's place).
 - ``registration``: Availability (check-in, requested byes), Invitation (accounts and roles).
 """
 
@@ -15,6 +16,7 @@ from .devices import Device, PairingCode
 from .events import Entry, Round, Tournament, TournamentRole
 from .organisations import Organisation, OrganisationMember
 from .people import Club, Pair, Player
+from .prizes import Prize
 from .records import AuditEvent, IdempotencyRecord, OutboxMessage, StandingsSnapshot
 from .registration import Availability, Invitation
 from .substitutions import EntrySubstitution
@@ -22,6 +24,6 @@ from .substitutions import EntrySubstitution
 __all__ = [
     "AuditEvent", "Availability", "Board", "BoardPair", "Club", "Device", "Entry", "EntrySubstitution", "Game",
     "GameConfirmation", "Hand", "IdempotencyRecord", "Invitation", "Organisation", "OrganisationMember",
-    "OutboxMessage", "Pair", "PairingCode", "Player", "Round", "StandingsSnapshot", "TeamMatch", "Tournament",
+    "OutboxMessage", "Pair", "PairingCode", "Player", "Prize", "Round", "StandingsSnapshot", "TeamMatch", "Tournament",
     "TournamentRole",
 ]

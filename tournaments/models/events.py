@@ -89,6 +89,16 @@ class Tournament(models.Model):
     #: The entry fee per pair in ``currency`` (recorded as paid at check-in); empty: free.
     entry_fee = models.DecimalField(max_digits=9, decimal_places=2, null=True, blank=True)
     currency = models.CharField(max_length=3, default="TTD")
+    #: The end of the event (``tournament_finish``): when, and the results frozen then (final standings with
+    #: the tie-break order, prizes and their winners, the payout).
+    finished_at = models.DateTimeField(null=True, blank=True)
+    final_results = models.JSONField(null=True, blank=True)
+    #: One prize per pair (a pair that wins two keeps the better, the next pair takes the other).
+    one_prize_per_pair = models.BooleanField(default=True)
+    #: A tie for a prize (still level after every tie-break): ``tie_breaks`` gives it to the standings'
+    #: order (the seed order inside a shared rank), ``split`` shares the prizes of the tied places equally.
+    prize_ties = models.CharField(max_length=10, choices=[("tie_breaks", "Settled by the tie-breaks"),
+                                                          ("split", "Split equally")], default="tie_breaks")
     #: A knockout seeded from another tournament's final standings.
     qualifies_from = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -269,7 +279,14 @@ class Round(models.Model):
     #: ...], "bye": id | null, "message": ..., "extra": {...}} (``round_draft_adopt_proposal`` seats it).
     proposal = models.JSONField(null=True, blank=True)
     published_at = models.DateTimeField(null=True, blank=True)
+    #: The round clock: when time is called (published + the event's round minutes, or now when the organiser
+    #: calls time by hand); time left is computed on read.
+    ends_at = models.DateTimeField(null=True, blank=True)
     closed_at = models.DateTimeField(null=True, blank=True)
+    #: What closing changed (games voided, awarded and confirmed, boards decided by the clock), so that
+    #: ``round_reopen`` reverses exactly that.
+    close_record = models.JSONField(null=True, blank=True)
+    reopened_at = models.DateTimeField(null=True, blank=True)
 
     objects = RoundQuerySet.as_manager()
 

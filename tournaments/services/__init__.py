@@ -26,7 +26,15 @@ from .checkin import (
     entry_fee_paid_set,
     entry_tags_set,
 )
-from .confirmations import game_confirm, round_close, round_confirm_all
+from .closing import (
+    round_call_time,
+    round_clock,
+    round_clock_set,
+    round_close,
+    round_close_preview,
+    round_reopen,
+)
+from .confirmations import game_confirm, round_confirm_all
 from .errors import (
     Conflict,
     DomainError,
@@ -92,7 +100,8 @@ __all__ = [
     "PreconditionRequired", "ValidationFailed", "audit_record", "board_call_help", "board_help_clear",
     "board_results_refresh", "board_seat", "game_confirm", "hand_correct", "hand_preview", "hand_submit",
     "hand_undo", "hand_void", "idempotent_call", "outbox_enqueue", "outbox_sweep", "request_fingerprint",
-    "round_close", "round_confirm_all", "round_create", "round_pair_rotation", "round_publish",
+    "round_call_time", "round_clock", "round_clock_set", "round_close", "round_close_preview", "round_reopen",
+    "round_confirm_all", "round_create", "round_pair_rotation", "round_publish",
     "round_seat_boards", "round_seat_team_matches", "round_start_play", "team_match_refresh",
     "tournament_rules_resolve",
     # accounts and roles (docs/services.md)

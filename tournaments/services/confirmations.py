@@ -1,4 +1,5 @@
-"""Confirmation per game, disputes, bulk confirmation and closing a round (docs/decisions.md).
+"""Confirmation per game, disputes and bulk confirmation (docs/decisions.md); closing a round is
+``closing.py``.
 
 When a game ends each pair confirms it on the tablet (one tap naming its side, trusted as the table's
 word), or the organiser confirms it. One uncleared row per party per game (a partial unique constraint);
@@ -10,14 +11,11 @@ the game, or by correcting or voiding hands (which clears the game's confirmatio
 from __future__ import annotations
 
 from django.db import IntegrityError, transaction
-from django.utils import timezone
 
 from tournaments.actors import Actor
-from tournaments.formats import MatchKind
-from tournaments.models import Board, Device, Game, GameConfirmation, Hand, Round, TeamMatch, Tournament
+from tournaments.models import Board, Device, Game, GameConfirmation, Round
 
 from ._common import (
-    OPEN_ROUND_STATUSES,
     STANDINGS_TASK,
     actor,
     check_device,
@@ -26,8 +24,8 @@ from ._common import (
     require_organiser,
 )
 from .audit import audit_record
-from .boards import board_results_refresh, team_match_refresh
-from .errors import Conflict, NotAllowed, NotFound, ValidationFailed
+from .boards import board_results_refresh
+from .errors import NotAllowed, NotFound, ValidationFailed
 from .outbox import outbox_enqueue
 
 PARTIES = tuple(GameConfirmation.Party.values)
@@ -161,82 +159,6 @@ def round_confirm_all(*, round: Round, user: Actor) -> int:  # noqa: A002
     return count
 
 
-@refusals_with_state
-@transaction.atomic
-def round_close(*, round: Round, user: Actor, confirm_remaining: bool = False) -> Round:  # noqa: A002
-    """Close a round when time is called.
-
-    Refused while a dispute is open (409 ``dispute_open``) or while finished games are unconfirmed (409
-    ``games_unconfirmed``) unless ``confirm_remaining`` (the organiser confirms them in bulk). Each
-    unfinished game is voided, or awarded to the side ahead as ``tournament.time_called`` says (level:
-    voided); games of a stopped ``first_to_total`` race are voided. An undecided ``first_to`` board goes to
-    the pair with more bullseyes, level is a draw (Swiss, round robin); a knockout round closes only when
-    every match is decided (409 ``match_undecided``).
-    """
-    round_ = Round.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=round.pk)
-    tournament = round_.tournament
-    require_organiser(user, tournament.pk)
-    if round_.status not in OPEN_ROUND_STATUSES:
-        raise Conflict("round_not_open", f"Round {round_.number} is {round_.status}: only a round in play closes.")
-    games = _round_games(round_)
-    disputed = _disputed_games(games)
-    if disputed:
-        raise Conflict("dispute_open", f"{len(disputed)} game(s) of round {round_.number} are disputed: rule on them first.")
-    unconfirmed = [g for g in games if g.status == Game.Status.FINISHED and not g.confirmed]
-    if unconfirmed and not confirm_remaining:
-        raise Conflict("games_unconfirmed",
-                       f"{len(unconfirmed)} finished game(s) are unconfirmed: confirm them (or close with "
-                       "confirm_remaining).")
-    _confirm_finished(games, user, set())
-    boards = {b.pk: b for b in Board.objects.filter(round=round_).select_related("team_match")}
-    open_boards = {pk for pk, b in boards.items() if not b.decided and not b.is_bye and b.forfeited is None}
-    stopped_boards = {
-        b.pk for b in boards.values()
-        if b.team_match_id and b.team_match.decided and b.format_value().kind is MatchKind.RACE
-    }
-    now = timezone.now()
-    in_play = [g for g in games if g.status == Game.Status.IN_PLAY]
-    busy = set(Hand.objects.filter(game__in=in_play, status=Hand.Status.ACTIVE).order_by()
-               .values_list("game_id", flat=True))
-    voided, awarded = 0, 0
-    for game in in_play:
-        ahead = None
-        if len(game.score) == 2 and game.score[0] != game.score[1]:
-            ahead = 0 if game.score[0] > game.score[1] else 1
-        award = (tournament.time_called == Tournament.TimeCalled.AWARD and game.pk in busy and ahead is not None
-                 and game.board_id not in stopped_boards)
-        if award:
-            game.winner, game.status, game.awarded, game.ended_at = ahead, Game.Status.FINISHED, True, now
-            game.save(update_fields=["winner", "status", "awarded", "ended_at"])
-            _confirm_locked(game, party="organiser", agrees=True, reason="time called", device=None, user=user)
-            awarded += 1
-        else:
-            game.status, game.ended_at = Game.Status.VOIDED, now
-            game.save(update_fields=["status", "ended_at"])
-            voided += 1
-    round_.status, round_.closed_at = Round.Status.CLOSED, now
-    round_.save(update_fields=["status", "closed_at"])
-    undecided: list[str] = []
-    for board in Board.objects.filter(round=round_).select_related("round__tournament", "team_match").order_by("id"):
-        board_results_refresh(board)
-        if not board.decided and not board.team_match_id:
-            undecided.append(f"table {board.table}")
-        elif board.pk in open_boards:  # decided by the time-called policy, not by play (ADR 0012)
-            board.result_source = Board.Source.TIME_CALLED
-            board.save(update_fields=["result_source"])
-    for team_match in TeamMatch.objects.filter(round=round_).select_related("round__tournament"):
-        team_match_refresh(team_match)
-        if not team_match.decided:
-            undecided.append(f"team match {team_match.pk}")
-    if undecided and tournament.is_knockout:
-        raise Conflict("match_undecided", "A knockout round closes only when every match is decided: "
-                       + ", ".join(undecided) + " still level.")
-    audit_record(action="round.close", obj=round_, tournament_id=tournament.pk, user=actor(user),
-                 after={"voided_games": voided, "awarded_games": awarded})
-    outbox_enqueue(STANDINGS_TASK, [tournament.pk], coalesce_key=f"standings:{tournament.pk}")
-    return round_
-
-
 def games_confirm_finished(*, games: list[Game], user: Actor) -> int:
     """Confirm, as the organiser, the finished games of ``games`` not yet confirmed (locked by the caller):
     how many. A forfeit keeps the games played (services/field.py)."""
@@ -248,4 +170,4 @@ def games_disputed(games: list[Game]) -> set[int]:
     return _disputed_games(games)
 
 
-__all__ = ["game_confirm", "games_confirm_finished", "games_disputed", "round_close", "round_confirm_all"]
+__all__ = ["game_confirm", "games_confirm_finished", "games_disputed", "round_confirm_all"]

@@ -38,6 +38,7 @@ from ._common import (
 )
 from .audit import audit_event, audit_record
 from .boards import board_after_change
+from .closing import time_is_called
 from .errors import (
     Conflict,
     NotFound,
@@ -212,6 +213,9 @@ def _hand_submit(
     if game.board_decided:  # type: ignore[attr-defined]
         raise conflict("match_decided", "The board's match is decided: its play has stopped.", board)
     last = game.last_hand_number
+    if last == 0 and time_is_called(tournament_id, game.round_number):  # type: ignore[attr-defined]
+        raise conflict("time_called", "Time has been called: no new game starts. The organiser closes the round.",
+                       board)
     if hand_number <= last:
         raise conflict("hand_number_taken", f"Hand {hand_number} of game {game_number} is already in.", board)
     if hand_number > last + 1:

@@ -454,7 +454,15 @@ def _round_start_locked(*, tournament: Tournament, number: int | None, user: Act
         round_.paired_from, round_.feasibility_note = snapshot, ""
         round_.save(update_fields=["paired_from", "feasibility_note"])
     else:
-        next_number = number if number is not None else (rounds[-1].number + 1 if rounds else 1)
+        expected = rounds[-1].number + 1 if rounds else 1
+        next_number = number if number is not None else expected
+        if next_number > expected:
+            raise Conflict("round_skips", f"Round {next_number} cannot start yet: round {expected} comes next.")
+        if (next_number >= expected and tournament.pairing_system == Tournament.PairingSystem.SWISS
+                and next_number > tournament.rounds_planned):
+            raise Conflict("rounds_planned_reached",
+                           f"All {tournament.rounds_planned} planned rounds are played. To play another, raise the "
+                           "rounds planned in the event's settings first.")
         _check_startable(tournament, next_number, size(next_number), entries)
         round_ = round_create(tournament=tournament, number=next_number)
         round_.paired_from = snapshot

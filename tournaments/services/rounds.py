@@ -1,7 +1,7 @@
 """Rounds: create, seat boards from pairings, publish, start play; a stand-in rotation pairing.
 
 A round is ``pending``, ``drafted`` (boards seated from pairings, the organiser may still adjust),
-``published`` (tablets and public pages see it), ``in_play``, ``closed`` (``confirmations.round_close``).
+``published`` (tablets and public pages see it), ``in_play``, ``closed`` (``closing.round_close``).
 The real pairing (Swiss, round robin, knockout) lives with its own module and calls
 ``round_seat_boards`` / ``round_seat_team_matches``; ``round_pair_rotation`` is a simple stand-in.
 """
@@ -25,6 +25,7 @@ from ._common import actor
 from ._rules import check_four_players
 from .audit import audit_record
 from .boards import board_results_refresh
+from .closing import round_clock_start
 from .errors import Conflict, ValidationFailed
 from .field import round_absent_forfeits
 
@@ -218,6 +219,7 @@ def round_publish(*, round: Round, user: Actor = None) -> Round:  # noqa: A002
         tournament.save(update_fields=["status"])
     round_.status, round_.published_at = Round.Status.PUBLISHED, timezone.now()
     round_.save(update_fields=["status", "published_at"])
+    round_clock_start(round_)
     audit_record(action="round.publish", obj=round_, tournament_id=tournament.pk, user=actor(user))
     round_absent_forfeits(round=round_, user=user)
     return round_

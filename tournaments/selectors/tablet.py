@@ -7,6 +7,7 @@ from typing import Any
 
 from tournaments.models import Board, Entry, Game, GameConfirmation, Hand, Round, Tournament
 from tournaments.models.querysets import RoundQuerySet
+from tournaments.selectors.clock import round_clock
 
 from .public import entry_seats
 
@@ -57,13 +58,14 @@ def board_state(board: Board) -> dict[str, Any]:
     """The board as the tablet reads it; also the ``current`` of every 409 and 412 about it.
 
     Keys: ``board`` (id), ``tournament`` (slug), ``round`` / ``round_status``, ``table``, ``status``
-    (disputed, awaiting_confirmation, in_play, waiting, done), ``help_called``, ``needs_review``,
+    (disputed, forfeited, awaiting_confirmation, in_play, waiting, done), ``clock`` (the round clock:
+    ends_at, seconds_left, time_called, ends_local, time_zone), ``help_called``, ``needs_review``,
     ``match_format``, ``pairs`` {a, b} and ``sides``, ``seating``, ``first_dealer``, ``rules`` (fully
     resolved), ``game_number``, ``game_status``, ``score``, ``next_dealer``, ``next_hand_number``,
     ``hands`` (the current game's active hands), ``last_hand_id`` (what an undo names), ``games`` (each
     game: id, number, status, score, winner, awarded, confirmed, confirmations), ``result`` (decided, winner,
     draw, bullseyes/chalks/hang jacks of confirmed games, ``live_bullseyes`` of finished games,
-    all_confirmed, disputed) and ``team_match`` (id, slot, bullseyes and winner per club, A then B, format,
+    all_confirmed, disputed, ``source``: hands, forfeit, bye or time_called, ``forfeited``: who) and ``team_match`` (id, slot, bullseyes and winner per club, A then B, format,
     and ``club_a_side``: the board's side club A's pair sits on, as sides alternate down the boards).
     """
     board = (
@@ -90,6 +92,7 @@ def board_state(board: Board) -> dict[str, Any]:
         "tournament": round_.tournament.slug,
         "round": round_.number,
         "round_status": round_.status,
+        "clock": round_clock(round_).as_dict(),
         "table": board.table,
         "status": board.status,
         "help_called": board.help_called,
@@ -118,6 +121,7 @@ def board_state(board: Board) -> dict[str, Any]:
             "bullseyes": [board.bullseyes_a, board.bullseyes_b], "chalks": [board.chalks_a, board.chalks_b],
             "hang_jacks": [board.hang_jacks_a, board.hang_jacks_b], "live_bullseyes": live,
             "all_confirmed": board.all_confirmed, "disputed": board.disputed,
+            "source": board.result_source, "forfeited": board.forfeited,
         },
         "team_match": None if team_match is None else {
             "id": team_match.pk, "slot": board.slot, "bullseyes": [team_match.bullseyes_a, team_match.bullseyes_b],

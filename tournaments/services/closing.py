@@ -28,7 +28,6 @@ import json
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from django.db import transaction
 from django.utils import timezone
@@ -36,6 +35,7 @@ from django.utils import timezone
 from tournaments.actors import Actor
 from tournaments.formats import MatchKind, match_outcome
 from tournaments.models import Board, Game, GameConfirmation, Hand, Round, TeamMatch, Tournament
+from tournaments.selectors.clock import Clock, round_clock, venue_zone
 
 from ._common import OPEN_ROUND_STATUSES, STANDINGS_TASK, actor, refusals_with_state, require_organiser
 from .audit import audit_record
@@ -48,41 +48,6 @@ MAX_CLOCK_MINUTES = 600
 
 
 # ---- the clock -----------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Clock:
-    """A round's clock as read at ``now``: ``ends_at`` (None: no limit), seconds left (0 once called)."""
-
-    ends_at: datetime | None
-    seconds_left: int | None
-    time_called: bool
-    ends_local: str = ""
-    zone: str = ""
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"ends_at": self.ends_at.isoformat() if self.ends_at else None, "seconds_left": self.seconds_left,
-                "time_called": self.time_called, "ends_local": self.ends_local, "time_zone": self.zone}
-
-
-def venue_zone(tournament: Tournament) -> Any:
-    """The event's time zone (the server's when the stored name is unknown)."""
-    try:
-        return ZoneInfo(tournament.time_zone)
-    except (KeyError, ValueError):
-        return timezone.get_current_timezone()
-
-
-def round_clock(round_: Round, *, now: datetime | None = None) -> Clock:
-    """The clock of ``round_`` at ``now``: time left and whether time is called (a closed round: called)."""
-    ends = round_.ends_at
-    if ends is None:
-        return Clock(None, None, False)
-    now = now or timezone.now()
-    zone = venue_zone(round_.tournament)
-    left = max(int((ends - now).total_seconds()), 0)
-    called = left == 0 and round_.status in OPEN_ROUND_STATUSES
-    return Clock(ends, left, called, timezone.localtime(ends, zone).strftime("%H:%M"), str(zone))
-
-
 def time_is_called(tournament_id: int, number: int, *, now: datetime | None = None) -> bool:
     """Whether the clock of round ``number`` of the tournament has run out (one query; the hand services ask
     it before the first hand of a game, never mid-game)."""

@@ -57,6 +57,7 @@ from tournaments.models import (
     TeamMatch,
     Tournament,
 )
+from tournaments.selectors.clock import venue_zone
 
 from ._common import STANDINGS_TASK, actor, require_organiser
 from .audit import audit_record
@@ -182,7 +183,7 @@ def board_forfeit(*, board: Board | int, absent: str, user: Actor, now: Any = No
     if not _played(locked):
         ends = grace_ends(round_)
         if (now or timezone.now()) < ends:
-            local = timezone.localtime(ends, _zone(tournament)).strftime("%H:%M")
+            local = timezone.localtime(ends, venue_zone(tournament)).strftime("%H:%M")
             raise Conflict("grace_time", f"The grace time runs until {local} ({tournament.grace_minutes} minutes "
                            "after the round was published): wait for the pair until then.")
     side = ABSENT_CHOICES[absent]
@@ -191,15 +192,6 @@ def board_forfeit(*, board: Board | int, absent: str, user: Actor, now: Any = No
                            "what": f"table {locked.table}: {_forfeit_words(locked, int(side))}", "warnings": []})
     _standings_changed(tournament.pk)
     return out
-
-
-def _zone(tournament: Tournament) -> Any:
-    from zoneinfo import ZoneInfo
-
-    try:
-        return ZoneInfo(tournament.time_zone)
-    except (KeyError, ValueError):  # an unknown zone stored around the services: the server's
-        return timezone.get_current_timezone()
 
 
 def _forfeit_words(board: Board, side: int) -> str:

@@ -10,6 +10,9 @@
 #   make typecheck  mypy --strict on scoring/ and the pure cores (tournaments/formats, pairing, ranking)
 #   make load       the load harness (benchmarks/load): a compressed tournament day on a private stack;
 #                   LOAD_ARGS="--duration 30" for a smoke run
+#   make client-check  scripts/client_check.sh: the OpenAPI document generates a Python client with
+#                   openapi-python-client (its own virtualenv) without one warning, and that client plays
+#                   a tablet day (scripts/client_day.py) against a live server on a fresh SQLite database
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -23,7 +26,7 @@ PYTEST_WORKERS ?= 2
 PYTEST_ARGS ?=
 LOAD_ARGS ?=
 
-.PHONY: install run test lint typecheck conformance bench load clean
+.PHONY: install run test lint typecheck conformance bench load client-check clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -56,6 +59,9 @@ bench: install
 
 load: install
 	$(BIN)/python -m benchmarks.load.run $(LOAD_ARGS)
+
+client-check: install
+	bash scripts/client_check.sh
 
 # Fault drills (benchmarks/drills) on private PostgreSQL/Redis on free ports; non-zero on a failed check.
 .PHONY: drills

@@ -4,7 +4,10 @@
 ``postprocess_schema`` (a drf-spectacular post-processing hook) adds the refusals every operation can
 answer (400/401/403/404/413/415/429), and copies ``api/schemas/hand-format-v1.schema.json``
 (docs/hand-format.md's JSON Schema) into ``components/schemas`` as ``HandFormat*`` components, so request
-bodies ``$ref`` the hand record itself. ``AutoSchema`` marks rate-limited operations for the 429.
+bodies ``$ref`` the hand record itself; every object or enum inside it becomes a component of its own,
+named from its path in the schema (``HandFormatHandTallyFormJackObject``: letters and digits, no position),
+so no client generator has to invent a name (issue 18; docs/api.md, "Generate a client").
+``AutoSchema`` marks rate-limited operations for the 429.
 
 A tournament's settings are documented from the registry (``tournaments.formats``) each time the document
 is generated, never from a copy: ``RegistryFieldExtension`` maps every ``RegistryField`` of the
@@ -18,6 +21,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -259,8 +263,22 @@ class RegistryFieldExtension(OpenApiSerializerFieldExtension):
 # ---- the hand record as components -------------------------------------------------------------------
 
 
+_WORD_BREAK = re.compile(r"[^A-Za-z0-9]+")
+#: The keywords whose schemas a client generator turns into classes of their own when they are inline.
+_VARIANTS = ("oneOf", "anyOf", "allOf")
+
+
+def _camel(text: str) -> str:
+    """``tally form`` -> ``TallyForm``, ``kick_points`` -> ``KickPoints``: letters and digits only."""
+    return "".join(word[:1].upper() + word[1:] for word in _WORD_BREAK.split(text) if word)
+
+
 def _component_name(def_path: list[str]) -> str:
-    return HAND_PREFIX + "".join(part[:1].upper() + part[1:] for part in "_".join(def_path).split("_"))
+    return HAND_PREFIX + "".join(_camel(part) for part in def_path)
+
+
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
 
 
 def _rewrite_refs(node: Any) -> Any:
@@ -268,7 +286,7 @@ def _rewrite_refs(node: Any) -> Any:
         out = {}
         for key, value in node.items():
             if key == "$ref" and isinstance(value, str) and value.startswith("#/$defs/"):
-                out[key] = f"#/components/schemas/{_component_name(value[len('#/$defs/') :].split('/'))}"
+                out[key] = _ref(_component_name(value[len("#/$defs/") :].split("/")))["$ref"]
             else:
                 out[key] = _rewrite_refs(value)
         return out
@@ -277,24 +295,123 @@ def _rewrite_refs(node: Any) -> Any:
     return node
 
 
+def _is_named_shape(node: Any) -> bool:
+    """An inline object or enum: what a client generator would make a class of, under a name of its own
+    making (``HandFormatHand_tally form``, ``HandFormatRules_type_1``). Such a schema becomes a component."""
+    return isinstance(node, dict) and "$ref" not in node and (
+        "properties" in node or node.get("type") == "object" or "enum" in node)
+
+
+def _holds_named_shape(node: Any) -> bool:
+    """``node`` is, or has below it where ``_lift`` looks, an inline object or enum."""
+    if _is_named_shape(node):
+        return True
+    if not isinstance(node, dict):
+        return False
+    below = [*node.get("properties", {}).values()] if isinstance(node.get("properties"), dict) else []
+    below += [node[key] for key in ("items", "additionalProperties") if isinstance(node.get(key), dict)]
+    below += [sub for key in _VARIANTS if isinstance(node.get(key), list) for sub in node[key]]
+    return any(_holds_named_shape(sub) for sub in below)
+
+
+def _kind(node: dict[str, Any]) -> str | None:
+    kind = node.get("type")
+    if isinstance(kind, str):
+        return kind
+    for keyword, implied in (("properties", "object"), ("enum", "enum"), ("const", "const")):
+        if keyword in node:
+            return implied
+    return None
+
+
+def _variant_name(owner: str, variants: list[Any], index: int, pointer: str) -> str:
+    """A ``oneOf`` variant's name: its owner's and its ``title`` (``HandFormatHandTallyForm``), or, untitled,
+    its type when no other variant has that type (``HandFormatRulesObject``). Never its position: a
+    variant added in front would rename the others."""
+    variant = variants[index]
+    title = variant.get("title")
+    if isinstance(title, str) and _camel(title):
+        return owner + _camel(title)
+    kind = _kind(variant)
+    if kind is not None and [_kind(v) for v in variants if isinstance(v, dict)].count(kind) == 1:
+        return owner + _camel(kind)
+    raise ValueError(f"{HAND_SCHEMA_FILE.name} {pointer}: give this variant a title; it names the component")
+
+
+def _lift(node: Any, name: str, pointer: str, components: dict[str, Any], where: dict[str, str]) -> Any:
+    """``node`` with its ``$defs`` references rewritten and every inline object or enum below it moved
+    into ``components`` under a name made of the path to it: the owner's name, then the property
+    (``Jack``), ``Item`` for an array's items, ``Value`` for ``additionalProperties``, a variant's title or
+    type (see ``_variant_name``). Names follow the schema's structure, so they stay put as it grows."""
+    if not isinstance(node, dict):
+        return _rewrite_refs(node)
+
+    def child(sub: Any, sub_name: str, sub_pointer: str) -> Any:
+        converted = _lift(sub, sub_name, sub_pointer, components, where)
+        if not _is_named_shape(sub):
+            return converted
+        _register(sub_name, converted, sub_pointer, components, where)
+        return _ref(sub_name)
+
+    out: dict[str, Any] = {}
+    for key, value in node.items():
+        if key == "properties" and isinstance(value, dict):
+            out[key] = {prop: child(sub, name + _camel(prop), f"{pointer}/properties/{prop}")
+                        for prop, sub in value.items()}
+        elif key in ("items", "additionalProperties") and isinstance(value, dict):
+            out[key] = child(value, name + ("Item" if key == "items" else "Value"), f"{pointer}/{key}")
+        elif key in _VARIANTS and isinstance(value, list):
+            out[key] = [
+                child(sub, _variant_name(name, value, index, f"{pointer}/{key}/{index}"), f"{pointer}/{key}/{index}")
+                if _holds_named_shape(sub) else _rewrite_refs(sub)
+                for index, sub in enumerate(value)
+            ]
+        else:  # $ref, enum values, propertyNames, not, ...: references rewritten (no class is made of them)
+            out[key] = _rewrite_refs({key: value})[key]
+    return out
+
+
+def _register(name: str, schema: Any, pointer: str, components: dict[str, Any], where: dict[str, str]) -> None:
+    """Add a component, refusing a name that another one has, even in another case (``where`` is keyed by
+    the lower-cased name: a generator's CamelCase or snake_case of the two would be one class)."""
+    if name.lower() in where:
+        raise ValueError(f"{HAND_SCHEMA_FILE.name}: {where[name.lower()]} and {pointer or '/'} would both be {name}")
+    components[name] = schema
+    where[name.lower()] = pointer
+
+
 @cache
 def hand_format_components() -> dict[str, Any]:
+    """The components of ``api/schemas/hand-format-v1.schema.json`` (``components_from_json_schema``)."""
+    return components_from_json_schema(json.loads(HAND_SCHEMA_FILE.read_text(encoding="utf-8")))
+
+
+def components_from_json_schema(document: dict[str, Any]) -> dict[str, Any]:
     """Every ``$defs`` entry of the hand-format schema as a component (``deal_start``'s members apart,
-    since ``deal_start`` itself is a folder, not a schema), plus ``HandFormatGameDocument`` for the whole."""
-    document = json.loads(HAND_SCHEMA_FILE.read_text(encoding="utf-8"))
+    since ``deal_start`` itself is a folder, not a schema), plus ``HandFormatGameDocument`` for the whole,
+    and every inline object or enum in them as a component of its own, named by its path (``_lift``):
+    ``HandFormatHandTallyForm`` (the tally hand), ``HandFormatHandTallyFormJackObject`` (its jack),
+    ``HandFormatRulesObject`` (rules spelled out). Every name is ``HandFormat`` and CamelCase words:
+    letters and digits only, so no generator renames it, and two that would meet are refused here."""
     components: dict[str, Any] = {}
+    where: dict[str, str] = {}
     for name, schema in document["$defs"].items():
         if name == "deal_start":
             for member, sub in schema.items():
-                components[_component_name([name, member])] = _rewrite_refs(sub)
+                path = f"/$defs/{name}/{member}"
+                converted = _lift(sub, _component_name([name, member]), path, components, where)
+                _register(_component_name([name, member]), converted, path, components, where)
         else:
-            components[_component_name([name])] = _rewrite_refs(schema)
+            converted = _lift(schema, _component_name([name]), f"/$defs/{name}", components, where)
+            _register(_component_name([name]), converted, f"/$defs/{name}", components, where)
     whole = {k: v for k, v in document.items() if k not in ("$defs", "$schema", "$id")}
-    components[f"{HAND_PREFIX}GameDocument"] = _rewrite_refs(whole)
-    for schema in components.values():
+    name = f"{HAND_PREFIX}GameDocument"
+    _register(name, _lift(whole, name, "", components, where), "", components, where)
+    for name, schema in components.items():
         if isinstance(schema, dict):
-            schema.setdefault("description", "docs/hand-format.md v1 (api/schemas/hand-format-v1.schema.json)")
-    return components
+            schema.setdefault("description", "docs/hand-format.md v1 (api/schemas/hand-format-v1.schema.json, "
+                                             f"at {where[name.lower()] or '/'})")
+    return dict(sorted(components.items()))
 
 
 def _error_response(status_code: int) -> dict[str, Any]:

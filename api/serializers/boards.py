@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import extend_schema_field
+from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
 from tournaments.models import Board, Game, Hand
@@ -130,6 +130,7 @@ class PreviewSerializer(serializers.Serializer):
     ends_game = serializers.BooleanField()
 
 
+@extend_schema_serializer(component_name="PairState")  # a private class, a public name
 class _PairStateSerializer(serializers.Serializer):
     entry = serializers.IntegerField()
     name = serializers.CharField()
@@ -139,11 +140,13 @@ class _PairStateSerializer(serializers.Serializer):
     seats = serializers.ListField(child=serializers.IntegerField())
 
 
+@extend_schema_serializer(component_name="PairsState")  # a private class, a public name
 class _PairsStateSerializer(serializers.Serializer):
     a = _PairStateSerializer()
     b = _PairStateSerializer(allow_null=True)
 
 
+@extend_schema_serializer(component_name="StateHand")  # a private class, a public name
 class _StateHandSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     number = serializers.IntegerField()

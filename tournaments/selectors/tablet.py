@@ -67,6 +67,8 @@ def board_state(board: Board) -> dict[str, Any]:
     draw, bullseyes/chalks/hang jacks of confirmed games, ``live_bullseyes`` of finished games,
     all_confirmed, disputed, ``source``: hands, forfeit, bye or time_called, ``forfeited``: who) and ``team_match`` (id, slot, bullseyes and winner per club, A then B, format,
     and ``club_a_side``: the board's side club A's pair sits on, as sides alternate down the boards).
+    ``can_undo`` / ``undo_reason``: whether the tablet's undo of ``last_hand_id`` would be taken, and if not,
+    a sentence saying why (``undo_check``: the same rules as ``services.hands.hand_undo``).
     """
     board = (
         Board.objects.select_related(
@@ -87,6 +89,8 @@ def board_state(board: Board) -> dict[str, Any]:
         if g.status == Game.Status.FINISHED and g.winner is not None:
             live[g.winner] += 1
     team_match = board.team_match
+    last_hand_id = _last_hand_id(hands, games)
+    can_undo, undo_reason = undo_check(board, games, hands, last_hand_id, words)
     return {
         "board": board.pk,
         "tournament": round_.tournament.slug,
@@ -109,7 +113,9 @@ def board_state(board: Board) -> dict[str, Any]:
         "next_dealer": current.next_dealer if current else board.first_dealer,
         "next_hand_number": (hands[-1].number + 1 if hands else 1) if current else None,
         "hands": [hand_data(h) for h in hands],
-        "last_hand_id": _last_hand_id(hands, games),
+        "last_hand_id": last_hand_id,
+        "can_undo": can_undo,
+        "undo_reason": undo_reason,
         "games": [
             {"id": g.pk, "number": g.number, "status": g.status, "score": g.score, "winner": g.winner,
              "first_dealer": g.first_dealer, "awarded": g.awarded, "confirmed": g.confirmed,
@@ -140,3 +146,29 @@ def _last_hand_id(hands: list[Hand], games: list[Game]) -> int | None:
         last = Hand.objects.filter(game=games[-2], status=Hand.Status.ACTIVE).order_by("-number").first()
         return last.pk if last else None
     return None
+
+
+def undo_check(
+    board: Board, games: list[Game], hands: list[Hand], last_hand_id: int | None,
+    words: dict[int, list[dict[str, Any]]],
+) -> tuple[bool, str]:
+    """Whether the tablet may undo ``last_hand_id`` now, with the reason when it may not.
+
+    Mirrors the refusals of ``services.hands.hand_undo`` (which stays the judge): the round must be open,
+    the board not forfeited, and an undo that reaches back into a finished game needs that game confirmed
+    by nobody and not disputed.
+    """
+    if board.forfeited is not None:
+        return False, "The organiser recorded this board as a forfeit."
+    if board.round.status not in RoundQuerySet.LIVE_STATUSES:
+        return False, f"Round {board.round.number} is closed."
+    if last_hand_id is None or not games:
+        return False, "No hand to undo yet."
+    target = games[-1] if hands else games[-2]
+    if target.status == Game.Status.FINISHED:
+        said = words.get(target.pk, [])
+        if any(not w["agrees"] for w in said):
+            return False, f"Game {target.number} is disputed: the organiser rules on it."
+        if said or target.confirmed:
+            return False, f"Game {target.number} is confirmed: ask the organiser to correct it."
+    return True, ""

@@ -227,8 +227,6 @@ def test_a_hand_in_a_started_game_is_taken_after_time_is_called_even_in_game_2()
     assert game_of(board, 2).last_hand_number == 3
 
 
-@pytest.mark.xfail(strict=True, reason="closing.round_clock: a closed round is not reported as time called "
-                   "(the docstring says 'a closed round: called'; the code requires an open round)")
 def test_a_closed_round_reads_as_time_called():
     _, round_, organiser, _ = clocked_round()
     round_close(round=round_, user=organiser, token=round_close_preview(round=round_, user=organiser).token)
@@ -286,9 +284,7 @@ def test_the_preview_says_what_every_unfinished_board_becomes_and_writes_nothing
 
 
 @pytest.mark.parametrize("policy", [
-    pytest.param("award", marks=pytest.mark.xfail(strict=True, reason=(
-        "closing.close_plan: BoardClose.now counts the games the policy would award as already won "
-        "('0-1 in games' for a board at 0-0 in games)"))),
+    "award",
     "void",
 ])
 def test_the_preview_says_how_each_board_stands_now(policy):
@@ -364,9 +360,6 @@ def test_a_hand_after_the_preview_makes_its_token_stale_and_closing_changes_noth
     assert result_words(fresh(event.t1)) == "pair A wins 1-0 in games"
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "closing.close_plan: the token covers (id, status, last_hand_number, confirmed) of each game, not its "
-    "winner or score, so an organiser's correction that changes who won a finished game keeps the token"))
 def test_a_correction_that_changes_a_games_winner_after_the_preview_makes_its_token_stale():
     board = make_board(time_called="void")
     organiser = make_organiser(board.round.tournament)
@@ -480,9 +473,6 @@ def test_play_goes_on_after_reopening_and_closing_again_settles_the_new_state():
     assert result_words(fresh(event.t5)) == "pair B wins 0-1 in games"
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "closing.round_reopen: a round started (in play) with no hand yet comes back 'published', not as it "
-    "was before closing (the status is guessed from the hands instead of recorded)"))
 def test_reopening_a_round_started_without_a_hand_puts_it_back_in_play():
     board = make_board()
     organiser = make_organiser(board.round.tournament)

@@ -40,12 +40,14 @@ def venue_zone(tournament: Tournament) -> Any:
 
 
 def round_clock(round_: Round, *, now: datetime | None = None) -> Clock:
-    """The clock of ``round_`` at ``now``: time left and whether time is called (a closed round: called)."""
+    """The clock of ``round_`` at ``now``: time left and whether time is called (a closed round: called, no
+    time left)."""
     ends = round_.ends_at
     if ends is None:
         return Clock(None, None, False)
     now = now or timezone.now()
     zone = venue_zone(round_.tournament)
-    left = max(int((ends - now).total_seconds()), 0)
-    called = left == 0 and round_.status in OPEN_ROUND_STATUSES
+    closed = round_.status not in OPEN_ROUND_STATUSES
+    left = 0 if closed else max(int((ends - now).total_seconds()), 0)
+    called = left == 0
     return Clock(ends, left, called, timezone.localtime(ends, zone).strftime("%H:%M"), str(zone))

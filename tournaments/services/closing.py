@@ -191,6 +191,7 @@ def close_plan(round_: Round, *, lock: bool = False) -> ClosePlan:
                                 time_called=True, race_decided=bool(board.team_match_id and board.team_match.decided))
         games_won = [sum(1 for w in winners if w == side) for side in (0, 1)]
         won_words = f"{games_won[0]}-{games_won[1]} in games"
+        played = [sum(1 for g in mine if g.status == Game.Status.FINISHED and g.winner == side) for side in (0, 1)]
         if outcome.decided and outcome.winner is not None:
             becomes = f"pair {'AB'[outcome.winner]} wins {won_words}"
         elif outcome.decided:
@@ -198,7 +199,8 @@ def close_plan(round_: Round, *, lock: bool = False) -> ClosePlan:
         else:
             becomes = f"undecided ({won_words})"
         current = next((g for g in reversed(mine) if g.status == Game.Status.IN_PLAY), None)
-        now_words = f"{won_words}" + (f", game {current.number} at {_score(current)}" if current else "")
+        now_words = f"{played[0]}-{played[1]} in games" + (f", game {current.number} at {_score(current)}"
+                                                            if current else "")
         item = BoardClose(board.pk, board.table, str(board.pair_a.pair) if board.pair_a else "",
                           str(board.pair_b.pair) if board.pair_b else "", now_words, becomes, changes,
                           undecided=not outcome.decided)
@@ -209,7 +211,7 @@ def close_plan(round_: Round, *, lock: bool = False) -> ClosePlan:
         blocking.insert(0, f"{len(disputed)} game(s) are disputed: rule on them first")
     plan = ClosePlan(round_.pk, round_.number, out, confirm, award, void, len(disputed), blocking)
     raw = json.dumps([round_.pk, sorted(confirm), sorted(award.items()), sorted(void),
-                      [(g.pk, g.status, g.last_hand_number, g.confirmed) for g in games]])
+                      [(g.pk, g.status, g.last_hand_number, g.confirmed, g.winner, list(g.score)) for g in games]])
     plan.token = hashlib.sha256(raw.encode()).hexdigest()[:16]
     return plan
 
@@ -233,6 +235,7 @@ def round_close(*, round: Round, user: Actor, token: str | None = None,  # noqa:
     require_organiser(user, tournament.pk)
     if round_.status not in OPEN_ROUND_STATUSES:
         raise Conflict("round_not_open", f"Round {round_.number} is {round_.status}: only a round in play closes.")
+    status_before = round_.status
     plan = close_plan(round_, lock=True)
     if plan.disputed:
         raise Conflict("dispute_open", f"{plan.disputed} game(s) of round {round_.number} are disputed: rule on them first.")
@@ -279,7 +282,7 @@ def round_close(*, round: Round, user: Actor, token: str | None = None,  # noqa:
     touched = sorted({*plan.confirm, *plan.award, *plan.void})
     after = {str(g.pk): [g.status, g.confirmed, g.winner]
              for g in Game.objects.filter(pk__in=touched).order_by("pk")}
-    round_.close_record = {"confirmations": created, "confirmed": plan.confirm, "awarded": sorted(plan.award),
+    round_.close_record = {"status_before": status_before, "confirmations": created, "confirmed": plan.confirm, "awarded": sorted(plan.award),
                            "voided": plan.void, "time_called_boards": clocked, "games_after": after}
     round_.save(update_fields=["status", "closed_at", "close_record"])
     audit_record(action="round.close", obj=round_, tournament_id=tournament.pk, user=actor(user),
@@ -309,7 +312,8 @@ def round_reopen(*, round: Round, user: Actor) -> Round:  # noqa: A002
     if changed:
         raise Conflict("reopen_changed", "Some results changed since the round was closed, so reopening would not "
                        "restore them exactly: " + "; ".join(changed[:5]) + ".")
-    later.delete()  # a pending round (not drawn yet) is started again after the reopened round closes
+    pending = list(later.values_list("number", flat=True))
+    later.delete()  # a pending round holds nothing but its start: started again after the reopened round closes
     GameConfirmation.objects.filter(pk__in=record.get("confirmations", [])).update(cleared=True)
     reopened = [*record.get("awarded", []), *record.get("voided", [])]
     Game.objects.filter(pk__in=record.get("awarded", [])).update(status=Game.Status.IN_PLAY, winner=None,
@@ -322,7 +326,8 @@ def round_reopen(*, round: Round, user: Actor) -> Round:  # noqa: A002
             Game.objects.filter(pk=game.pk).update(confirmed=True)
     Board.objects.filter(pk__in=record.get("time_called_boards", [])).update(result_source=Board.Source.HANDS)
     played = Hand.objects.filter(game__board__round=round_).exists()
-    round_.status = Round.Status.IN_PLAY if played else Round.Status.PUBLISHED
+    before = record.get("status_before")
+    round_.status = before if before in OPEN_ROUND_STATUSES else (Round.Status.IN_PLAY if played else Round.Status.PUBLISHED)
     round_.closed_at, round_.reopened_at, round_.close_record = None, timezone.now(), None
     round_.save(update_fields=["status", "closed_at", "reopened_at", "close_record"])
     for board in Board.objects.filter(round=round_).select_related("round__tournament", "team_match").order_by("id"):
@@ -332,7 +337,7 @@ def round_reopen(*, round: Round, user: Actor) -> Round:  # noqa: A002
         team_match.round = round_
         team_match_refresh(team_match)
     audit_record(action="round.reopen", obj=round_, tournament_id=tournament.pk, user=actor(user),
-                 after={"record": record, "games_in_play_again": reopened})
+                 after={"record": record, "games_in_play_again": reopened, "pending_rounds_removed": pending})
     outbox_enqueue(STANDINGS_TASK, [tournament.pk], coalesce_key=f"standings:{tournament.pk}")
     return round_
 

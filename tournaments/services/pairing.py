@@ -461,8 +461,8 @@ def _round_start_locked(*, tournament: Tournament, number: int | None, user: Act
         if (next_number >= expected and tournament.pairing_system == Tournament.PairingSystem.SWISS
                 and next_number > tournament.rounds_planned):
             raise Conflict("rounds_planned_reached",
-                           f"All {tournament.rounds_planned} planned rounds are played. To play another, raise the "
-                           "rounds planned in the event's settings first.")
+                           f"{_planned_words(tournament.rounds_planned)} To play another, raise the rounds "
+                           "planned in the event's settings first.")
         _check_startable(tournament, next_number, size(next_number), entries)
         round_ = round_create(tournament=tournament, number=next_number)
         round_.paired_from = snapshot
@@ -471,6 +471,10 @@ def _round_start_locked(*, tournament: Tournament, number: int | None, user: Act
     audit_record(action="round.start", obj=round_, tournament_id=tournament.pk, user=actor(user),
                  after={"number": round_.number, "paired_from": snapshot.pk if snapshot else None})
     return round_, message.pk
+
+
+def _planned_words(planned: int) -> str:
+    return "The one planned round is played." if planned == 1 else f"All {planned} planned rounds are played."
 
 
 def round_start(*, tournament: Tournament, number: int | None = None, user: Actor) -> Round:

@@ -10,7 +10,19 @@ from rest_framework.routers import SimpleRouter
 from config.converters import ID
 
 from .etag import cached_public
-from .views import accounts, auth, boards, devices, people, public, registration, rounds, tablet, tournaments
+from .views import (
+    accounts,
+    auth,
+    boards,
+    devices,
+    final,
+    people,
+    public,
+    registration,
+    rounds,
+    tablet,
+    tournaments,
+)
 
 app_name = "api"
 
@@ -62,6 +74,15 @@ organiser_urls = [
     path("tournaments/<id:tournament_pk>/devices/", devices.DeviceListView.as_view(), name="devices"),
     path("tournaments/<id:tournament_pk>/roles/", accounts.RolesView.as_view(), name="roles"),
     path("tournaments/<id:tournament_pk>/roles/<id:user_id>/", accounts.RoleDetailView.as_view(), name="role"),
+    path("tournaments/<id:tournament_pk>/prizes/", final.PrizeListView.as_view(), name="prizes"),
+    path("tournaments/<id:tournament_pk>/prizes/<id:pk>/", final.PrizeDetailView.as_view(), name="prize"),
+    path("tournaments/<id:tournament_pk>/prize-settings/", final.PrizeSettingsView.as_view(), name="prize-settings"),
+    path("tournaments/<id:tournament_pk>/awards/", final.AwardsView.as_view(), name="awards"),
+    path("tournaments/<id:tournament_pk>/payout/", final.PayoutView.as_view(), name="payout"),
+    path("tournaments/<id:tournament_pk>/finish/", final.FinishView.as_view(), name="tournament-finish"),
+    path("tournaments/<id:tournament_pk>/reopen/", final.ReopenView.as_view(), name="tournament-reopen"),
+    path("tournaments/<id:tournament_pk>/final-results/", final.FinalResultsView.as_view(), name="final-results"),
+    path("tournaments/<id:tournament_pk>/results-text/", final.ResultsTextView.as_view(), name="results-text"),
     path("invitations/", accounts.InvitationCreateView.as_view(), name="invitations"),
     path("invitations/accept/", accounts.InvitationAcceptView.as_view(), name="invitation-accept"),
     path("invitations/<id:pk>/", accounts.InvitationDetailView.as_view(), name="invitation"),

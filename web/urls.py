@@ -11,7 +11,7 @@ from django.urls import include, path, reverse_lazy
 
 import config.converters  # noqa: F401 - registers <id:...>: an oversized id is 404 (issue 11 item 10)
 
-from .views import accounts, console, public, registration, setup, tablet
+from .views import accounts, console, final, public, registration, setup, tablet
 
 app_name = "web"
 
@@ -55,6 +55,16 @@ console_patterns = [
     path("t/<slug:slug>/print/scoresheets/<id:number>/", console.print_scoresheets, name="console_print_scoresheets"),
     path("t/<slug:slug>/export/standings.csv", console.export_standings, name="console_export_standings"),
     path("t/<slug:slug>/export/results.csv", console.export_results, name="console_export_results"),
+    path("t/<slug:slug>/prizes/", final.prizes, name="console_prizes"),
+    path("t/<slug:slug>/prizes/add/", final.prize_add, name="console_prize_add"),
+    path("t/<slug:slug>/prizes/settings/", final.prize_settings, name="console_prize_settings"),
+    path("t/<slug:slug>/prizes/<id:prize_id>/", final.prize_edit, name="console_prize_edit"),
+    path("t/<slug:slug>/prizes/<id:prize_id>/remove/", final.prize_remove, name="console_prize_remove"),
+    path("t/<slug:slug>/finish/", final.finish, name="console_finish"),
+    path("t/<slug:slug>/reopen/", final.reopen, name="console_reopen"),
+    path("t/<slug:slug>/print/payout/", final.payout, name="console_print_payout"),
+    path("t/<slug:slug>/print/final/", final.final, name="console_print_final"),
+    path("t/<slug:slug>/results.txt", final.results_txt, name="console_results_text"),
 ]
 
 # Accounts (web/views/accounts.py): invitations, sign-up, password links, and Django's password reset by

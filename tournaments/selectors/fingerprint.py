@@ -3,7 +3,8 @@
 For the tournament (or the round, or the board) it reads the latest standings snapshot, the boards' latest
 ``updated_at`` (every result, confirmation, seating and help call refreshes its board), the newest hand and
 the latest undo or void in the rounds being played (a hand in mid-game touches no board), and the rounds'
-state. Any such change gives a new fingerprint. The caches (``web.cache`` for pages, ``api.etag`` for the
+state; for the tournament, also the event's status and end (finishing or reopening it). Any such change
+gives a new fingerprint. The caches (``web.cache`` for pages, ``api.etag`` for the
 public API) key their entries by it; their tiers' lifetimes are here too, so both read the same settings:
 
 * ``live`` (5 s): what shows live scores; its fingerprint also sees hands in mid-game;
@@ -78,7 +79,8 @@ def _sql(scope: str, tier: str) -> str:
                    f"JOIN {T['r']} r ON b.round_id = r.id WHERE r.tournament_id = t.id AND r.status IN {_in(LIVE)}")
         live_hands = f", (SELECT MAX(h.id) {of_live}), (SELECT MAX(h.voided_at) {of_live})"
     return (
-        f"SELECT t.id, t.created_at, "
+        # the event's status and end: finishing or reopening changes what every page says
+        f"SELECT t.id, t.created_at, t.status, t.finished_at, "
         f"(SELECT MAX(s.id) FROM {T['s']} s WHERE s.tournament_id = t.id), "
         f"(SELECT MAX(b.updated_at) FROM {T['b']} b JOIN {T['r']} r ON b.round_id = r.id WHERE r.tournament_id = t.id), "
         # the rounds: how many, how many published and in play (a published round starting play changes

@@ -16,6 +16,7 @@ from django.shortcuts import render
 from tournaments import selectors
 from tournaments.formats import TIE_BREAKS
 from tournaments.models import Tournament
+from tournaments.selectors import final
 from web import presenters
 from web.cache import cached_page
 from web.http import public_page
@@ -29,6 +30,8 @@ def _tournament_context(request: HttpRequest, slug: str) -> dict[str, Any]:
         # the templates' ``current_round``: the round the page shows (being played, else the last closed)
         "tournament": tournament, "rounds": rounds, "current_round": selectors.round_to_show(tournament, rounds),
         "club_teams": tournament.entrant_type == Tournament.EntrantType.CLUB_TEAMS,
+        # a finished event's frozen results stand (tournaments/selectors/final.py): "Final results"
+        "final": final.is_final(tournament),
     }
 
 
@@ -54,6 +57,10 @@ def tournament_home(request: HttpRequest, slug: str) -> HttpResponse:
         entry_count=selectors.active_entry_count(ctx["tournament"]),
         nav="home",
     )
+    if ctx["final"]:
+        snapshot = final.final_snapshot(ctx["tournament"])
+        ctx.update(awards=final.final_awards(ctx["tournament"]),
+                   standings=selectors.standings(ctx["tournament"], snapshot=snapshot))
     if ctx["club_teams"]:
         ctx.update(
             team_matches=presenters.team_matches(current, boards) if current else [],
@@ -67,17 +74,19 @@ def _standings_context(request: HttpRequest, slug: str) -> dict[str, Any]:
     tournament = ctx["tournament"]
     current = ctx["current_round"]
     boards = selectors.round_boards(current) if current else []
-    snapshot = selectors.latest_snapshot(tournament)
+    snapshot = final.final_snapshot(tournament) if ctx["final"] else selectors.latest_snapshot(tournament)
     ctx.update(
         standings=selectors.standings(tournament, snapshot=snapshot),
-        live_boards=[b for b in boards if not b.is_bye and b.status != "done"],
-        byes=[b for b in boards if b.is_bye],
+        live_boards=[b for b in boards if not b.is_bye and b.status != "done"] if not ctx["final"] else [],
+        byes=[b for b in boards if b.is_bye] if not ctx["final"] else [],
         nav="standings",
-        tie_breaks=[TIE_BREAKS.get(name) for name in tournament.tie_break_order()],
+        tie_breaks=((tournament.final_results or {}).get("tie_breaks") if ctx["final"] else None)
+        or [TIE_BREAKS.get(name) for name in tournament.tie_break_order()],
         bye_policy=tournament.bye_policy_value().describe(),
+        awards=final.final_awards(tournament) if ctx["final"] else [],
     )
     if ctx["club_teams"]:
-        matches = presenters.team_matches(current, boards) if current else []
+        matches = presenters.team_matches(current, boards) if current and not ctx["final"] else []
         ctx.update(
             club_table=selectors.club_standings(tournament, snapshot=snapshot),
             team_matches=[m for m in matches if not m.is_bye],

@@ -27,6 +27,7 @@ from tests.tournaments.factories import (
     submit,
     tally,
 )
+from tests.web.conftest import league  # noqa: F401, F811 (a fixture: a club-team event played through the services)
 from tournaments.models import AuditEvent, Board, Device, Game, OutboxMessage, Prize, Round, Tournament
 from tournaments.selectors.final import crosstable, final_report, results_text
 from tournaments.selectors.snapshots import latest_snapshot
@@ -427,3 +428,16 @@ def test_results_text(event):
     assert lines[-1] == "Full results: https://example.org/t/x/"
     assert "|" not in text and "**" not in text and max(len(line) for line in lines) <= 80
     assert results_text(event.tournament).endswith(f"/t/{event.tournament.slug}/\n")
+
+
+def test_a_club_team_event_awards_places_to_the_club_table(league):  # noqa: F811
+    """A club-team event is won by a club: places and best club come from the club table (round 1: Sangre
+    Grande won its team match, Couva Jacks too, Point Fortin lost), and the text lists the clubs."""
+    tournament = league["tournament"]
+    for values in ({"category": "place", "place": 1, "amount": "100"}, {"category": "best_club", "amount": "10"}):
+        prize_create(tournament=tournament, user=None, **values)
+    first, club = prizes_award(tournament)
+    assert [w.kind for w in first.winners + club.winners] == ["club", "club"]
+    assert first.winners[0].name == club.winners[0].name
+    text = results_text(tournament)
+    assert f"1st {first.winners[0].name}: 1-0, 2 pts" in text.splitlines()

@@ -306,7 +306,9 @@ def results_text(tournament: Tournament, *, link: str | None = None, report: Fin
         lines.append("Provisional: the event is not finished.")
     places = sum(1 for a in report.awards if a.category == "place")
     shown = min(TEXT_PLACES_MAX, max(TEXT_PLACES, places))
-    rows = report.standings.rows[:shown]
+    # a club-team event is won by a club: its top places are the club table's
+    table = report.club_table if tournament.is_club_teams and report.club_table.rows else report.standings
+    rows = table.rows[:shown]
     if rows:
         lines.append("")
         for row in rows:

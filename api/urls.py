@@ -16,6 +16,7 @@ from .views import (
     boards,
     devices,
     final,
+    late_hands,
     people,
     public,
     registration,
@@ -54,6 +55,7 @@ tablet_urls = [
     path("boards/<id:board_id>/undo/", tablet.UndoView.as_view(), name="tablet-undo"),
     path("boards/<id:board_id>/confirmations/", tablet.ConfirmationView.as_view(), name="tablet-confirmations"),
     path("boards/<id:board_id>/help/", tablet.HelpView.as_view(), name="tablet-help"),
+    path("late-hands/", late_hands.LateHandsView.as_view(), name="tablet-late-hands"),
 ]
 
 organiser_urls = [

@@ -11,7 +11,7 @@ from django.urls import include, path, reverse_lazy
 
 import config.converters  # noqa: F401 - registers <id:...>: an oversized id is 404 (issue 11 item 10)
 
-from .views import accounts, console, final, public, registration, setup, tablet
+from .views import accounts, console, final, late_hands, public, registration, setup, tablet
 
 app_name = "web"
 
@@ -43,6 +43,7 @@ console_patterns = [
     path("t/<slug:slug>/devices/", console.devices, name="console_devices"),
     path("t/<slug:slug>/devices/codes/", console.pairing_codes, name="console_pairing_codes"),
     path("t/<slug:slug>/devices/<id:device_id>/revoke/", console.revoke_device, name="console_revoke_device"),
+    path("t/<slug:slug>/late-hands/", late_hands.late_hands, name="console_late_hands"),
     path("t/<slug:slug>/people/", accounts.people, name="console_people"),
     path("t/<slug:slug>/entries/", registration.entries, name="console_entries"),
     path("t/<slug:slug>/entries/add/", registration.entry_add, name="console_entry_add"),

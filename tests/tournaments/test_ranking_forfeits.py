@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tournaments.formats import (
+    BYE_PRESETS,
     DEFAULT_FORFEIT_POLICY,
     FORFEIT_PRESETS,
     AwardPolicy,
@@ -236,6 +237,20 @@ def test_forfeits_won_and_lost_are_counted_over_rounds_and_reported():
     assert (row["forfeits_won"], row["forfeits_lost"]) == (2, 0)
     # Pair 3's only opponent (its other boards were forfeits) is pair 4.
     assert s.row(3).buchholz == s.row(4).match_points
+
+
+def test_a_byes_own_average_is_taken_over_play_alone_not_over_forfeited_games():
+    """The league bye preset charges the entrant's own average bullseyes against, "over the matches it
+    played" (docs/decisions.md). Pair 3 forfeited round 1 (the board shows 0-2 against it) and lost
+    round 2 at the table 1-2; its bye in round 3 should charge an average of 2 games against, whether
+    the forfeit counts as a match (4 games over 2) or not (2 over 1)."""
+    boards = [forfeit(1, 3, 4, A_ABSENT), played(1, 1, 2),
+              played(2, 1, 3, bulls=(2, 1), chalks=(28, 20)), played(2, 2, 4)]
+    config = RankingConfig(bye=BYE_PRESETS["league"].policy, race_target=2)
+    s = compute_standings([1, 2, 3, 4], boards, [ByeRecord(3, 3)], config)
+    row = s.row(3)
+    assert row.bullseyes_won == 1 + 2  # its game at the table and the race target of the bye
+    assert row.bullseyes_lost == 2 + 2 + 2, "the forfeit's awarded games are averaged over boards played only"
 
 
 # ---- a property -------------------------------------------------------------------------------------------

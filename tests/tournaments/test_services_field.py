@@ -191,6 +191,14 @@ def test_a_pair_withdrawing_from_its_bye_loses_the_bye_board():
     assert fresh(round_).changes[-1]["what"].endswith("its bye is removed")
 
 
+def test_the_withdrawal_report_names_the_bye_board_it_removed():
+    tournament, e, organiser = swiss(5)
+    round_ = round_start(tournament=tournament, user=organiser)
+    bye_board = Board.objects.get(round=round_, pair_b__isnull=True)
+    report = entry_withdraw(entry=bye_board.pair_a_id, user=organiser)
+    assert report.actions[0]["boards"] == [bye_board.pk], "the board's id, not None (read after its delete)"
+
+
 def test_a_requested_bye_is_not_handed_an_opponent():
     tournament, e, organiser = swiss(5)
     entry_bye_request(entry=e[4], round_number=1, user=organiser)
@@ -218,6 +226,29 @@ def test_a_withdrawal_in_a_published_round_without_a_hand_is_re_paired_as_if_dra
     # The new pair plays the board: seating it names its own players.
     seat(board)
     assert Game.objects.filter(board=board).count() == 1
+
+
+def test_a_seated_board_re_paired_before_its_first_hand_drops_the_leavers_seating():
+    """A board seated on the tablet (game 1 open, no hand yet) is still re-paired, like a drafted one; the
+    seating recorded for the pair that left should not stay on it."""
+    tournament, e, organiser = swiss(5)
+    round_ = published(round_start(tournament=tournament, user=organiser), organiser, play=True)
+    board = seat(board_of(round_, e[0]))
+    leaver_players = {e[0].pair.player_1_id, e[0].pair.player_2_id}
+    entry_withdraw(entry=e[0], user=organiser)
+    board = fresh(board)
+    assert e[0].pk not in (board.pair_a_id, board.pair_b_id)
+    assert not leaver_players & set((board.seating or {}).values()), "the seating still names the pair that left"
+
+
+def test_a_seated_board_turned_into_a_bye_keeps_no_game_in_play():
+    tournament, e, organiser = swiss(4)
+    round_ = published(round_start(tournament=tournament, user=organiser), organiser, play=True)
+    board = seat(board_of(round_, e[0]))
+    entry_withdraw(entry=e[0], user=organiser)
+    board = fresh(board)
+    assert board.is_bye and board.decided
+    assert live_games(board) == [], "a bye has no game to play"
 
 
 # ---- withdrawals in play: a forfeit keeping the games played ----------------------------------------------
@@ -322,6 +353,55 @@ def test_a_knockout_withdrawal_is_a_walkover_and_the_winner_goes_through():
     (seated,) = pairs_of(final)
     assert through in seated and e[3].pk not in seated
     assert seated == {through, other.pair_a_id}
+
+
+def test_a_knockout_seed_withdrawing_from_its_first_round_bye_leaves_the_bracket_playable():
+    """Six pairs in a bracket of eight: seeds 1 and 2 have byes. Seed 1 withdraws in round 1; the winner of
+    the match that meets it in the semi-final should go through, and the semi-finals should still be
+    drawn."""
+    tournament, e, organiser = pairs_event(6, pairing_system="knockout")
+    first = round_start(tournament=tournament, user=organiser)
+    assert byes_of(first) == [e[0].pk, e[1].pk]
+    entry_withdraw(entry=e[0], user=organiser)
+    play_and_close(first, organiser, lambda b: 0)
+    second = round_start(tournament=tournament, user=organiser)  # refused before the fix: pairing_bad_size
+    second = published(second, organiser)  # the walkover is given when the round is published
+    for board in boards_of(second):
+        if e[0].pk in (board.pair_a_id, board.pair_b_id):
+            assert board.pair_b_id is None or board.forfeited == side_of(board, e[0])
+
+
+def test_a_knockout_winner_withdrawing_between_rounds_gives_its_next_opponent_a_walkover():
+    """Pair 1 wins its first-round match, then withdraws before the final is drawn (the default: from the
+    next round). The final should be drawn with a walkover for the other finalist, not fail."""
+    tournament, e, organiser = pairs_event(4, pairing_system="knockout")
+    first = round_start(tournament=tournament, user=organiser)
+    play_and_close(first, organiser, lambda b: 0 if b.pair_a_id < b.pair_b_id else 1)
+    other_finalist = next(b.pair_a_id for b in boards_of(first) if e[0].pk not in (b.pair_a_id, b.pair_b_id))
+    report = entry_withdraw(entry=e[0], user=organiser)
+    assert fresh(e[0]).withdrawn_from == 2 and report.actions == []
+    final = round_start(tournament=tournament, user=organiser)  # before the fix: KeyError, a server error
+    final = published(final, organiser)
+    for board in boards_of(final):
+        if e[0].pk in (board.pair_a_id, board.pair_b_id):
+            assert board.pair_b_id is None or board.forfeited == side_of(board, e[0])
+            assert other_finalist in (board.pair_a_id, board.pair_b_id)
+
+
+def test_both_pairs_absent_in_a_knockout_does_not_leave_the_bracket_stuck():
+    """Nobody can go through from a knockout board both pairs forfeited: either the forfeit is refused, or
+    the next round is still drawn (the next opponent through on a walkover). Today it is accepted and the
+    next round is refused for good (409 match_undecided), with the forfeit no longer cancellable."""
+    tournament, e, organiser = pairs_event(4, pairing_system="knockout")
+    first = grace_over(published(round_start(tournament=tournament, user=organiser), organiser))
+    board = boards_of(first)[0]
+    try:
+        board_forfeit(board=board, absent="both", user=organiser)
+    except Conflict:
+        return  # refused: the organiser decides who goes through instead
+    play_and_close(first, organiser, lambda b: 0, publish=False)
+    final = round_start(tournament=tournament, user=organiser)
+    assert boards_of(final)
 
 
 # ---- club teams: a substitute, else a forfeit ---------------------------------------------------------------
@@ -439,6 +519,20 @@ def test_a_board_in_dispute_is_not_forfeited_until_the_organiser_rules():
     assert fresh(board).forfeited is None and fresh(game).status == Game.Status.FINISHED
 
 
+def test_a_board_decided_at_the_table_is_not_turned_into_a_forfeit():
+    """A withdrawal leaves a board decided by play alone ("its result stands"); a forfeit recorded on such a
+    board (the pair that lost walks out once the match is over) should be refused the same way, not hand
+    the match to the pair that lost it."""
+    tournament, e, organiser = swiss(4)
+    round_ = published(round_start(tournament=tournament, user=organiser), organiser, play=True)
+    board = play_to(board_of(round_, e[0]), 0)
+    assert board.decided and board.winner == 0
+    with pytest.raises(Conflict):
+        board_forfeit(board=board, absent="a", user=organiser)
+    board = fresh(board)
+    assert board.forfeited is None and board.winner == 0 and board.result_source == Board.Source.HANDS
+
+
 def test_both_pairs_absent_is_two_losses():
     tournament, e, organiser = swiss(4)
     round_ = grace_over(published(round_start(tournament=tournament, user=organiser), organiser))
@@ -508,6 +602,32 @@ def test_a_club_that_cannot_field_its_team_forfeits_every_board_of_the_match():
     # Forfeiting again changes nothing: every board is forfeited already.
     again = team_match_forfeit(team_match=match, club=match.club_a_id, user=organiser)
     assert (again.bullseyes_a, again.bullseyes_b) == (0, 2)
+
+
+def test_a_team_forfeit_in_a_race_to_a_total_gives_the_match_to_the_other_club():
+    """In a ``first_to_total`` race a forfeited board adds no games (the clubs race on their other boards),
+    but when a club forfeits every board there is no other board: the match should go to the other club,
+    not stay undecided (and end level when time is called)."""
+    tournament, clubs, organiser = clubs_event(2, 2, team_format={"boards": 2, "kind": "first_to_total", "n": 3})
+    round_ = grace_over(published(round_start(tournament=tournament, user=organiser), organiser))
+    match = TeamMatch.objects.get(round=round_)
+    out = team_match_forfeit(team_match=match, club=match.club_a_id, user=organiser)
+    assert all(b.forfeited is not None for b in match.boards.all())
+    assert out.decided and out.winner == 1
+
+
+def test_a_club_pair_checked_in_absent_is_replaced_from_the_roster_before_a_forfeit():
+    """docs/decisions.md, "Availability": club teams field substitutes from the roster before a team
+    forfeits. The club's first pair is absent and its third is present: the third plays, nothing is
+    forfeited."""
+    tournament, clubs, organiser = clubs_event(2, 3)
+    roster = list(Entry.objects.filter(tournament=tournament, pair__club=clubs[0]).order_by("seed"))
+    entry_check_in(entry=roster[0], round_number=1, state="absent", user=organiser)
+    round_ = published(round_start(tournament=tournament, user=organiser), organiser)
+    match = TeamMatch.objects.get(round=round_)
+    lineup = match.lineup_a if match.club_a_id == clubs[0].pk else match.lineup_b
+    assert not Board.objects.filter(team_match=match, forfeited__isnull=False).exists()
+    assert roster[0].pk not in lineup and roster[2].pk in lineup
 
 
 # ---- a round robin's absent pairs are forfeited at publishing ----------------------------------------------

@@ -201,13 +201,19 @@ def check_adopting_and_finishing(played: Played) -> None:
     assert no_rematch_anywhere(played.tournament, spec.rounds)
 
 
-def test_a_proposal_goes_stale_when_the_field_changes():
+def fresh_round(round_):
+    return type(round_).objects.get(pk=round_.pk)
+
+
+def test_a_proposal_is_dropped_when_the_field_changes():
+    """A withdrawal re-pairs the draft; the proposal was drafted for the field before it, so it goes."""
     played = play_to_the_trap("six")
     round_ = played.round
     entry_withdraw(entry=played.ids[6], user=played.organiser)
+    assert fresh_round(round_).proposal is None
     with pytest.raises(Conflict) as exc:
         round_draft_adopt_proposal(round=round_, user=played.organiser)
-    assert exc.value.code == "proposal_stale"
+    assert exc.value.code == "no_proposal"
     assert played.ids[6] not in {x for pair in pairs_of(round_) for x in pair}
 
 

@@ -109,6 +109,7 @@ def compute_standings(
     h2h: dict[tuple[int, int], int] = {}  # (i, j) -> match points i took from j on decided boards
     by_round: dict[int, list[BoardResult]] = {}
     real_played = [0] * n  # boards played to a result (the own-average source divides by these)
+    play = [[0] * n for _ in range(_STATS)]  # the six figures over boards played (not forfeited)
     forfeit_awards: list[tuple[BoardResult, int, int]] = []  # (board, winner, loser) of awarded forfeits
     forfeits_won = [0] * n
     forfeits_lost = [0] * n
@@ -135,6 +136,10 @@ def compute_standings(
         hf[b] += h1
         ha[b] += h0
         by_round.setdefault(board.round_number, []).append(board)
+        if board.forfeited is None:  # the own-average source: figures of play alone
+            for k, value in enumerate((b0, b1, c0, c1, h0, h1)):
+                play[k][a] += value
+                play[k ^ 1][b] += value
         if not board.decided:
             continue
         played[a] += 1
@@ -195,13 +200,13 @@ def compute_standings(
     cache: dict[int, tuple[Fraction, ...]] = {}
     for slot, rounds in enumerate(bye_rounds):
         for number in rounds:
-            add = _awarded(config, config.bye, stats, real_played, slot, number, by_round, cache)
+            add = _awarded(config, config.bye, play, real_played, slot, number, by_round, cache)
             for k in range(_STATS):
                 totals[k][slot] += add[k]
     # A board forfeited before any game counted: the winner is credited and charged as the forfeit policy
     # says; the side that forfeited takes the mirror image (the winner's "against" is its "for").
     for board, winner, loser in forfeit_awards:
-        add = _awarded(config, config.forfeit, stats, real_played, winner, board.round_number, by_round, cache)
+        add = _awarded(config, config.forfeit, play, real_played, winner, board.round_number, by_round, cache)
         for k in range(_STATS):
             totals[k][winner] += add[k]
             totals[k ^ 1][loser] += add[k]

@@ -306,6 +306,12 @@ def team_match_refresh(team_match: TeamMatch) -> TeamMatch:
         time_called=round_.status == Round.Status.CLOSED, has_opponent=team_match.club_b_id is not None,
     )
     decided, winner = decision.decided, decision.winner
+    if boards and len(forfeited) == len(boards) and not decided:  # every board forfeited (a team that did not come)
+        lost = [0, 0]
+        for board in boards:
+            if board.forfeited in (0, 1):
+                lost[0 if board.forfeited == club_a_side[board.pk] else 1] += 1
+        decided, winner = True, (None if lost[0] == lost[1] else (1 if lost[0] > lost[1] else 0))
     if decision.needs_extra:
         _extra_game_on_first_board(boards[0])
     explanation = f"{totals[0]}-{totals[1]} bullseyes" + (" (level: a draw)" if decided and winner is None else "")

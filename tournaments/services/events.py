@@ -2,9 +2,10 @@
 
 Every setting is checked by the registry (``tournaments.formats``) and stored in its canonical form
 (``to_dict()``): ``match_format`` by ``MatchFormat``, ``team_format`` by ``TeamFormat``, ``tiebreaks``
-by ``TIE_BREAKS``, ``bye_policy`` by ``AwardPolicy`` (a preset name is stored spelled out), the
-entrant type, pairing system, time-called policy and club avoidance by their enums. A refusal names every
-field at fault (``fields``: ``match_format.kind``, ``tiebreaks[2]``), coded by the first.
+by ``TIE_BREAKS``, ``bye_policy`` by ``AwardPolicy`` and ``forfeit_policy`` by ``formats.forfeit_policy``
+(a preset name is stored spelled out), the entrant type, pairing system, time-called policy and club
+avoidance by their enums; ``grace_minutes`` (0 to ``MAX_GRACE_MINUTES``) and ``late_entry_bye`` here.
+A refusal names every field at fault (``fields``: ``match_format.kind``, ``tiebreaks[2]``), coded by the first.
 
 Refusals (docs/services.md): 400 ``unknown_field``, ``required``, ``too_long``, ``slug_taken``,
 ``invalid_choice``, ``out_of_range``, the registry's codes (``bad_kind``, ``unknown_tie_break``,
@@ -47,22 +48,28 @@ TOURNAMENT_FIELDS = (
     "name", "slug", "venue", "starts_on", "ends_on", "status", "published", "rules", "entrant_type",
     "pairing_system", "match_format", "team_format", "rounds_planned", "tiebreaks", "bye_policy",
     "club_avoidance", "time_called", "third_place_match", "qualifies_from", "round_minutes", "time_zone",
-    "requires_check_in", "entry_fee", "currency",
+    "requires_check_in", "entry_fee", "currency", "forfeit_policy", "grace_minutes", "late_entry_bye",
 )
 #: Settings the standings are computed from: a change recomputes them.
-RANKING_FIELDS = frozenset({"entrant_type", "match_format", "team_format", "tiebreaks", "bye_policy"})
+RANKING_FIELDS = frozenset({"entrant_type", "match_format", "team_format", "tiebreaks", "bye_policy",
+                            "forfeit_policy"})
 #: When a setting may change (docs/decisions.md, "What may change when"): fixed once any board of the event
 #: is seated (what round 1 was drawn and is played under, the knockout's shape included; a round not yet
 #: seated may still override its own match format) ...
 FIXED_ONCE_SEATED = frozenset({"rules", "entrant_type", "pairing_system", "match_format", "team_format",
                                "third_place_match", "qualifies_from"})
 #: ... between rounds only (refused while a round is published or in play); every other setting (name, slug,
-#: venue, dates, status, published, time zone, entry fee, currency) at any time.
-BETWEEN_ROUNDS = frozenset({"tiebreaks", "bye_policy", "club_avoidance", "time_called", "rounds_planned",
-                            "round_minutes", "requires_check_in"})
+#: venue, dates, status, published, time zone, entry fee, currency; the grace time before a no-show is
+#: forfeited, which an organiser may stretch while waiting for a pair; whether a late entry may take a bye,
+#: read only when a round is drawn) at any time.
+BETWEEN_ROUNDS = frozenset({"tiebreaks", "bye_policy", "forfeit_policy", "club_avoidance", "time_called",
+                            "rounds_planned", "round_minutes", "requires_check_in"})
 #: Checked by the registry below, not by the model's own field checks.
 _REGISTRY_FIELDS = ("rules", "rules_resolved", "entrant_type", "pairing_system", "match_format", "team_format",
-                    "tiebreaks", "bye_policy", "club_avoidance", "time_called", "qualifies_from")
+                    "tiebreaks", "bye_policy", "forfeit_policy", "club_avoidance", "time_called", "qualifies_from",
+                    "grace_minutes", "late_entry_bye")
+#: The longest grace time an event may set before a pair that has not come is forfeited (minutes).
+MAX_GRACE_MINUTES = 240
 ENTRY_FIELDS = ("pair", "seed", "withdrawn")
 
 
@@ -81,6 +88,18 @@ def _club_avoidance(value: Any, path: str) -> int:
     low, high = levels[0], levels[-1]
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise FormatError("out_of_range", f"A level from {low} (ignore clubs) to {high} (strong).", path)
+    return value
+
+
+def _grace_minutes(value: Any, path: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_GRACE_MINUTES:
+        raise FormatError("out_of_range", f"Whole minutes from 0 to {MAX_GRACE_MINUTES}.", path)
+    return value
+
+
+def _yes_no(value: Any, path: str) -> bool:
+    if not isinstance(value, bool):
+        raise FormatError("invalid_choice", "true or false.", path)
     return value
 
 
@@ -114,6 +133,9 @@ _PARSERS: dict[str, Any] = {
     "team_format": _team_format,
     "tiebreaks": lambda v, p: list(formats.TIE_BREAKS.parse(v, p)),
     "bye_policy": lambda v, p: formats.AwardPolicy.from_dict(v, p).to_dict(),
+    "forfeit_policy": lambda v, p: formats.forfeit_policy(v, p).to_dict(),
+    "grace_minutes": _grace_minutes,
+    "late_entry_bye": _yes_no,
     "club_avoidance": _club_avoidance,
     "time_zone": _time_zone,
     "currency": _currency,
@@ -190,12 +212,16 @@ def _rules_changed(resolved: Mapping[str, Any], spec: Any, instance: Tournament 
 
 
 def _check_race_target(cleaned: Mapping[str, Any], current: Any, entrant: str) -> None:
-    """A bye policy that awards the race target needs an event that has one (first to N, or a team race)."""
-    if not any(name in cleaned for name in ("bye_policy", "match_format", "team_format", "entrant_type")):
+    """A bye or forfeit policy that awards the race target needs an event that has one (first to N, or a
+    team race)."""
+    if not any(name in cleaned for name in ("bye_policy", "forfeit_policy", "match_format", "team_format",
+                                            "entrant_type")):
         return
     try:
-        policy = formats.AwardPolicy.from_dict(current("bye_policy"))
-        if not policy.uses_race_target:
+        awarding = [name for name, policy in (("bye_policy", formats.AwardPolicy.from_dict(current("bye_policy"))),
+                                              ("forfeit_policy", formats.forfeit_policy(current("forfeit_policy"))))
+                    if policy.uses_race_target]
+        if not awarding:
             return
         board = formats.MatchFormat.from_dict(current("match_format") or formats.DEFAULT_MATCH_FORMAT.to_dict())
         team = None
@@ -204,9 +230,10 @@ def _check_race_target(cleaned: Mapping[str, Any], current: Any, entrant: str) -
     except FormatError:
         return  # a stored shape the registry no longer reads is the migration's business, not this change's
     if formats.race_target(board, team) is None:
-        text = ("This bye policy awards the race target, but the event has none: choose first to N games "
-                "(or a team race), or another bye policy.")
-        raise ValidationFailed("no_race_target", text, fields={"bye_policy": text})
+        texts = {name: (f"This {name.split('_')[0]} policy awards the race target, but the event has none: choose "
+                        f"first to N games (or a team race), or another {name.split('_')[0]} policy.")
+                 for name in awarding}
+        raise ValidationFailed("no_race_target", next(iter(texts.values())), fields=texts)
 
 
 def _jsonable(data: Mapping[str, Any]) -> dict[str, Any]:

@@ -180,6 +180,12 @@ def board_forfeit(*, board: Board | int, absent: str, user: Actor, now: Any = No
         raise Conflict("board_is_bye", "A bye has no opponent to forfeit to.")
     if locked.forfeited is not None:
         raise Conflict("board_forfeited", "This board is already forfeited.")
+    if locked.decided:
+        raise Conflict("board_decided", "This board's match was decided at the table: its result stands (correct "
+                       "its hands if it is wrong).")
+    if absent == "both" and round_.tournament.is_knockout:
+        raise Conflict("knockout_needs_winner", "A knockout match needs a winner: forfeit the pair that did not "
+                       "come, and the other goes through.", fields={"absent": "a or b in a knockout"})
     if not _played(locked):
         ends = grace_ends(round_)
         if (now or timezone.now()) < ends:
@@ -210,8 +216,10 @@ def board_forfeit_cancel(*, board: Board | int, user: Actor) -> Board:
     require_organiser(user, round_.tournament_id)
     if locked.forfeited is None:
         raise Conflict("not_forfeited", "This board is not forfeited.")
+    if round_.status == Round.Status.CLOSED:
+        raise Conflict("round_closed", f"Round {round_.number} is closed: its forfeits stand (reopen it first).")
     if round_.status not in (Round.Status.PUBLISHED, Round.Status.IN_PLAY):
-        raise Conflict("round_closed", f"Round {round_.number} is {round_.status}: its forfeits stand.")
+        raise Conflict("round_not_open", f"Round {round_.number} is {round_.status}: it is not in play.")
     last = (AuditEvent.objects.filter(action="board.forfeit", object_type="board", object_id=str(locked.pk)).order_by("-id")
             .values_list("after", flat=True).first()) or {}
     stopped = [int(pk) for pk in last.get("voided_games", [])]
@@ -229,7 +237,7 @@ def board_forfeit_cancel(*, board: Board | int, user: Actor) -> Board:
 
 
 @transaction.atomic
-def team_match_forfeit(*, team_match: TeamMatch | int, club: Club | int, user: Actor) -> TeamMatch:
+def team_match_forfeit(*, team_match: TeamMatch | int, club: Club | int, user: Actor, now: Any = None) -> TeamMatch:
     """A club that cannot field its team: each board of the match not yet forfeited goes to the other club."""
     pk = team_match.pk if isinstance(team_match, TeamMatch) else int(team_match)
     match = TeamMatch.objects.select_related("round__tournament").filter(pk=pk).first()
@@ -244,7 +252,9 @@ def team_match_forfeit(*, team_match: TeamMatch | int, club: Club | int, user: A
         if board.forfeited is not None:
             continue
         side = 0 if board.pair_a_id in lineup else 1
-        board_forfeit(board=board, absent="ab"[side], user=user)
+        if board.decided:
+            continue  # a board decided at the table keeps its result
+        board_forfeit(board=board, absent="ab"[side], user=user, now=now)
     return TeamMatch.objects.get(pk=match.pk)
 
 
@@ -300,9 +310,19 @@ def _withdraw_from_board(tournament: Tournament, round_: Round, board: Board, en
                          report: FieldChange) -> None:
     side = 0 if board.pair_a_id == entry.pk else 1
     number = round_.number
+    if round_.proposal:  # the look-ahead's proposal was drafted for the field before the withdrawal
+        round_.proposal = None
+        round_.save(update_fields=["proposal"])
+    if board.is_bye and tournament.is_knockout:
+        text = (f"Round {number}: {entry.pair} withdrew; its bye stands in the bracket and its next opponent "
+                "gets a walkover.")
+        report.add(number, "walkover_next", text, [board.pk])
+        _record(round_, user, {"kind": "withdrawal", "entries": [entry.pk], "what": text, "warnings": []})
+        return
     if board.is_bye:
+        bye_id = board.pk
         board.delete()
-        report.add(number, "bye_removed", f"Round {number}: {entry.pair}'s bye is removed.", [board.pk])
+        report.add(number, "bye_removed", f"Round {number}: {entry.pair}'s bye is removed.", [bye_id])
         _record(round_, user, {"kind": "withdrawal", "entries": [entry.pk], "what": f"{entry.pair} withdrew: "
                                "its bye is removed", "warnings": []})
         return
@@ -355,7 +375,8 @@ def _repair(tournament: Tournament, round_: Round, board: Board, side: int, entr
         board.explanation = (f"re-paired: {entry.pair} withdrew; {_name(newcomer)} leaves its bye "
                              "(they have not met)")[:300]
         partner.delete()
-        board.save(update_fields=["pair_a", "pair_b", "explanation", "updated_at"])
+        _unseat(board)
+        board.save(update_fields=["pair_a", "pair_b", "explanation", "seating", "first_dealer", "updated_at"])
         _seat_rows(round_, board)
         text = (f"Round {round_.number}: {entry.pair} withdrew; {_name(opponent)} now plays {_name(newcomer)}, "
                 "who had the bye.")
@@ -364,7 +385,9 @@ def _repair(tournament: Tournament, round_: Round, board: Board, side: int, entr
         board.pair_a_id, board.pair_b_id, board.table = opponent, None, None
         board.result_source = Board.Source.BYE
         board.explanation = f"a bye: {entry.pair} withdrew after the round was drawn"[:300]
-        board.save(update_fields=["pair_a", "pair_b", "table", "result_source", "explanation", "updated_at"])
+        _unseat(board)
+        board.save(update_fields=["pair_a", "pair_b", "table", "result_source", "explanation", "seating",
+                                  "first_dealer", "updated_at"])
         _seat_rows(round_, board)
         from .boards import board_results_refresh
 
@@ -376,6 +399,14 @@ def _repair(tournament: Tournament, round_: Round, board: Board, side: int, entr
                            "warnings": _rematch_warning(tournament, round_, board)})
 
 
+def _unseat(board: Board) -> None:
+    """The board's pairs changed before its first hand: the recorded seating names players who no longer sit
+    there, and its game (no hand in it) is voided; the tablet seats the board again."""
+    board.seating, board.first_dealer = None, None
+    Game.objects.filter(board=board).exclude(status=Game.Status.VOIDED).update(
+        status=Game.Status.VOIDED, ended_at=timezone.now())
+
+
 def _rematch_warning(tournament: Tournament, round_: Round, board: Board) -> list[dict[str, Any]]:
     if board.pair_b_id is None or not _met(tournament, board.pair_a_id, board.pair_b_id, round_.number):
         return []
@@ -383,16 +414,20 @@ def _rematch_warning(tournament: Tournament, round_: Round, board: Board) -> lis
              "entrants": [board.pair_a_id, board.pair_b_id]}]
 
 
-def _substitute(tournament: Tournament, round_: Round, board: Board, entry: Entry) -> Entry | None:
-    """A pair of the same club, entered and not withdrawn, not in any line-up of this round."""
+def _substitute(tournament: Tournament, round_: Round, board: Board, entry: Entry,
+                exclude: set[int] | None = None) -> Entry | None:
+    """A pair of the same club, entered and not withdrawn, not in any line-up of this round (nor absent)."""
     seated = set(BoardPair.objects.filter(round=round_).values_list("entry_id", flat=True))
+    absent = set(Availability.objects.filter(entry__tournament=tournament, round_number=round_.number,
+                                             state=Availability.State.ABSENT).values_list("entry_id", flat=True))
     return (Entry.objects.filter(tournament=tournament, withdrawn=False, pair__club_id=entry.pair.club_id)
-            .exclude(pk__in=seated).exclude(pk=entry.pk).select_related("pair")
+            .filter(Q(joins_from__isnull=True) | Q(joins_from__lte=round_.number))
+            .exclude(pk__in=seated | absent | (exclude or set())).exclude(pk=entry.pk).select_related("pair")
             .order_by(F("seed").asc(nulls_last=True), "id").first())
 
 
 def _substitute_seat(round_: Round, board: Board, side: int, entry: Entry, substitute: Entry, user: Actor,
-                     report: FieldChange) -> None:
+                     report: FieldChange, why: str = "withdrew") -> None:
     match = TeamMatch.objects.select_for_update().get(pk=board.team_match_id)
     for attr in ("lineup_a", "lineup_b"):
         lineup = list(getattr(match, attr))
@@ -404,9 +439,11 @@ def _substitute_seat(round_: Round, board: Board, side: int, entry: Entry, subst
         board.pair_a_id = substitute.pk
     else:
         board.pair_b_id = substitute.pk
-    board.save(update_fields=["pair_a", "pair_b", "updated_at"])
+    _unseat(board)
+    board.save(update_fields=["pair_a", "pair_b", "seating", "first_dealer", "updated_at"])
     _seat_rows(round_, board)
-    text = f"Round {round_.number}: {entry.pair} withdrew; {substitute.pair} plays board {board.slot or board.table} for the club."
+    text = (f"Round {round_.number}: {entry.pair} {why}; {substitute.pair} plays board {board.slot or board.table} "
+            "for the club.")
     report.add(round_.number, "substitute", text, [board.pk])
     _record(round_, user, {"kind": "substitute", "board": board.pk, "entries": [entry.pk, substitute.pk],
                            "what": text, "warnings": []})
@@ -414,29 +451,56 @@ def _substitute_seat(round_: Round, board: Board, side: int, entry: Entry, subst
 
 # ---- absent pairs at publishing ----------------------------------------------------------------------
 def round_absent_forfeits(*, round: Round, user: Actor = None) -> list[int]:  # noqa: A002
-    """Forfeit at once the boards of a published round robin or knockout round whose pair checked in
-    absent for the round (their schedule is fixed; there is no one to wait for). The boards forfeited."""
+    """At publishing, the boards of a round robin, knockout or club-team round whose pair will not play: a
+    club-team pair checked in absent is replaced from the club's roster while a pair present is free, else its
+    board is forfeited; other absent pairs (checked in absent, or withdrawn yet kept by a knockout bracket)
+    forfeit at once, since their schedule is fixed and there is no one to wait for. In a knockout with both
+    pairs absent the organiser chooses (a knockout match needs a winner). The boards forfeited."""
     tournament = round.tournament
     if tournament.pairing_system == Tournament.PairingSystem.SWISS and not tournament.is_club_teams:
         return []  # a Swiss draws only the pairs present
     absent = set(Availability.objects.filter(entry__tournament=tournament, round_number=round.number,
                                              state=Availability.State.ABSENT).values_list("entry_id", flat=True))
+    checked_absent = set(absent)
+    absent |= set(Entry.objects.filter(tournament=tournament, withdrawn=True).filter(
+        Q(withdrawn_from__isnull=True) | Q(withdrawn_from__lte=round.number)).values_list("pk", flat=True))
     if not absent:
         return []
     done: list[int] = []
     for board in Board.objects.filter(round=round, pair_b__isnull=False, forfeited__isnull=True).order_by("id"):
+        if board.team_match_id is not None:
+            _substitute_absent(tournament, round, board, absent, user)
         sides = [board.pair_a_id in absent, board.pair_b_id in absent]
         if not any(sides):
             continue
+        if all(sides) and tournament.is_knockout:
+            _record(round, user, {"kind": "warning", "board": board.pk, "what": f"table {board.table}: neither pair "
+                                  "is here; a knockout match needs a winner: forfeit one of them", "warnings": []})
+            continue
         side = Board.Forfeit.BOTH if all(sides) else (Board.Forfeit.SIDE_A if sides[0] else Board.Forfeit.SIDE_B)
         locked = Board.objects.select_related("round__tournament", "team_match").get(pk=board.pk)
-        _forfeit(locked, int(side), user, "checked in absent")
-        _record(round, user, {"kind": "forfeit", "board": board.pk, "what": f"table {board.table}: "
-                              f"{_forfeit_words(board, int(side))} (checked in absent)", "warnings": []})
+        why = "checked in absent" if {board.pair_a_id, board.pair_b_id} & checked_absent else "withdrew"
+        _forfeit(locked, int(side), user, why)
+        _record(round, user, {"kind": "forfeit" if why != "withdrew" else "walkover", "board": board.pk,
+                              "what": f"table {board.table}: {_forfeit_words(board, int(side))} ({why})",
+                              "warnings": []})
         done.append(board.pk)
     if done:
         _standings_changed(tournament.pk)
     return done
+
+
+def _substitute_absent(tournament: Tournament, round_: Round, board: Board, absent: set[int], user: Actor) -> None:
+    """Replace the absent pairs of a team board from their clubs' rosters (pairs present, not in a line-up)."""
+    report = FieldChange()
+    for side, entry_id in ((0, board.pair_a_id), (1, board.pair_b_id)):
+        if entry_id not in absent:
+            continue
+        entry = Entry.objects.select_related("pair").get(pk=entry_id)
+        substitute = _substitute(tournament, round_, board, entry, exclude=absent)
+        if substitute is not None:
+            _substitute_seat(round_, board, side, entry, substitute, user, report, why="is absent")
+            board.refresh_from_db()
 
 
 # ---- late entries ----------------------------------------------------------------------------------------

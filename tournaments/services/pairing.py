@@ -212,7 +212,10 @@ def _field(tournament: Tournament, round_: Round, snapshot: StandingsSnapshot | 
     by_seed = [e.pk for e in playing]
     club_of = {e.pk: e.pair.club_id for e in playing}
     ranked = _ranked(by_seed, snapshot.rows if snapshot else [], "entry_id", club_of)
-    return _Field(False, ranked, by_seed, history, entries={e.pk: e for e in entries}, byes=[e.pk for e in byes])
+    # Every entry for the lookups: a knockout bracket still seats a winner that has withdrawn since (its board is
+    # a walkover at publishing: field.round_absent_forfeits).
+    known = {e.pk: e for e in Entry.objects.filter(tournament=tournament).select_related("pair", "pair__club")}
+    return _Field(False, ranked, by_seed, history, entries=known, byes=[e.pk for e in byes])
 
 
 def _cycles(tournament: Tournament, count: int) -> int:

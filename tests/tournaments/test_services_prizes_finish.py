@@ -370,6 +370,26 @@ def test_a_finished_event_refuses_check_in_and_new_entries(event):
     assert caught.value.code == "tournament_finished"
 
 
+def test_a_finished_event_refuses_a_new_round_and_a_correction(event):
+    """Left open by the end-of-event work: a finished event started round 2 and took a hand correction, which
+    changed the live standings behind the frozen results."""
+    from tournaments.models import Hand
+    from tournaments.services import hand_correct, hand_void, round_start
+
+    tournament_finish(tournament=event.tournament, user=event.organiser)
+    with pytest.raises(Conflict) as caught:
+        round_start(tournament=event.tournament, user=event.organiser)
+    assert caught.value.code == "tournament_finished" and "reopen" in caught.value.message
+    hand = Hand.objects.filter(game__board__round__tournament=event.tournament, status="active").first()
+    with pytest.raises(Conflict) as caught:
+        hand_correct(hand=hand, record=hand.record, expected_version=hand.version, user=event.organiser)
+    assert caught.value.code == "tournament_finished" and "reopen the event" in caught.value.message
+    with pytest.raises(Conflict) as caught:
+        hand_void(hand=hand, user=event.organiser)
+    assert caught.value.code == "tournament_finished"
+    assert Round.objects.filter(tournament=event.tournament).count() == 1
+
+
 def test_reopen_keeps_the_results_superseded_and_the_tablets_revoked(event):
     _, code = pairing_code_create(tournament=event.tournament, table=1, user=event.organiser)
     _, token = device_pair(code=code)

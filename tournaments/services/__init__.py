@@ -54,6 +54,14 @@ from .events import (
     tournament_settings_clean,
     tournament_update,
 )
+from .field import (
+    board_forfeit,
+    board_forfeit_cancel,
+    entry_enter_late,
+    entry_withdraw,
+    team_match_forfeit,
+)
+from .finish import tournament_finish, tournament_reopen
 from .hands import hand_correct, hand_preview, hand_submit, hand_undo, hand_void
 from .idempotency import idempotent_call, request_fingerprint
 from .import_preview import (
@@ -71,7 +79,14 @@ from .organisations import (
     organisation_update,
 )
 from .outbox import outbox_enqueue, outbox_sweep
-from .pairing import round_draft_swap, round_draft_swap_tables, round_pair, round_start, team_lineup_set
+from .pairing import (
+    round_draft_adopt_proposal,
+    round_draft_swap,
+    round_draft_swap_tables,
+    round_pair,
+    round_start,
+    team_lineup_set,
+)
 from .people import (
     club_create,
     club_delete,
@@ -84,6 +99,7 @@ from .people import (
     player_delete,
     player_update,
 )
+from .prizes import prize_create, prize_delete, prize_settings_set, prize_update
 from .rounds import (
     round_create,
     round_pair_rotation,
@@ -118,6 +134,10 @@ __all__ = [
     "entry_delete", "entry_update", "pair_create", "pair_delete", "pair_update", "pairs_import", "player_create",
     "player_delete", "player_update", "tournament_create", "tournament_delete", "tournament_settings_clean",
     "tournament_update",
+    # when the field changes (docs/adr/0012-result-source.md) and the end of an event
+    "board_forfeit", "board_forfeit_cancel", "entry_enter_late", "entry_withdraw", "team_match_forfeit",
+    "tournament_finish", "tournament_reopen", "prize_create", "prize_delete", "prize_settings_set", "prize_update",
+    "round_draft_adopt_proposal",
     # owners (docs/adr/0010-owners-and-organisations.md)
     "organisation_create", "organisation_member_add", "organisation_personal", "organisation_update", "pair_copy",
 ]

@@ -457,6 +457,12 @@ def _organiser_hand(hand: Hand, user: Actor) -> tuple[Board, list[Game], Hand]:
     games = _lock_live_games(board_id)
     board = Board.objects.select_related("round__tournament").get(pk=board_id)
     require_organiser(user, board.round.tournament_id)
+    if board.round.tournament.status == Tournament.Status.FINISHED:
+        raise conflict("tournament_finished", "The event is finished and its results are frozen: reopen the event "
+                       "first to correct a hand.", board)
+    if board.forfeited is not None:
+        raise conflict("board_forfeited", "This board was forfeited: cancel the forfeit before correcting its hands.",
+                       board)
     current = Hand.objects.select_related("game").get(pk=hand.pk)
     return board, games, current
 

@@ -426,6 +426,8 @@ def _team_boards(tournament: Tournament) -> int:
 @transaction.atomic
 def _round_start_locked(*, tournament: Tournament, number: int | None, user: Actor) -> tuple[Round, int]:
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if tournament.status == Tournament.Status.FINISHED:
+        raise Conflict("tournament_finished", "The event is finished: reopen it to play another round.")
     rounds = list(Round.objects.filter(tournament=tournament).order_by("number"))
     pending = [r for r in rounds if r.status == Round.Status.PENDING]
     drafted = [r for r in rounds if r.status == DRAFTED]

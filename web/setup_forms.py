@@ -30,6 +30,7 @@ from tournaments.errors import DomainError
 from tournaments.formats.catalogue import catalogue
 from tournaments.formats.match import MAX_BOARDS, MAX_GAMES, MAX_TEAM_TARGET
 from tournaments.models import Tournament
+from tournaments.services.events import MAX_GRACE_MINUTES
 
 STEPS = ("event", "format", "rules", "ranking", "review")
 STEP_TITLES = {
@@ -529,24 +530,68 @@ def bye_choices(custom: Mapping[str, Any] | None) -> list[tuple[str, str, str]]:
     return choices
 
 
-class RankingForm(SetupForm):
-    """Tie-breaks chosen and ordered from the registry's full list, the bye policy, club avoidance and what
-    closing a round does to an unfinished game."""
+CUSTOM_FORFEIT = "custom"
 
-    SETTINGS = ("tiebreaks", "bye_policy", "club_avoidance", "time_called")
+
+def forfeit_choices(custom: Mapping[str, Any] | None) -> list[tuple[str, str, str]]:
+    """The registry's forfeit presets, and this event's own policy when it is none of them."""
+    choices = [(name, p.label, p.explanation) for name, p in formats.FORFEIT_PRESETS.items()]
+    if custom is not None:
+        choices.append((CUSTOM_FORFEIT, "This event's own policy",
+                        formats.describe_forfeit(formats.forfeit_policy(custom))))
+    return choices
+
+
+def forfeit_preset_of(policy: formats.AwardPolicy) -> str | None:
+    return policy.preset_in(formats.FORFEIT_PRESETS)
+
+
+class RankingForm(SetupForm):
+    """Tie-breaks chosen and ordered from the registry's full list, the bye and forfeit policies, the grace
+    time before a no-show is forfeited, whether a late entry may take a bye, club avoidance and what closing
+    a round does to an unfinished game."""
+
+    SETTINGS = ("tiebreaks", "bye_policy", "forfeit_policy", "grace_minutes", "late_entry_bye", "club_avoidance",
+                "time_called")
 
     tiebreaks = OrderedNamesField(label="Tie-breaks, in order", required=False)
     bye_policy = forms.ChoiceField(label="What a bye gives")
+    forfeit_policy = forms.ChoiceField(label="What a forfeit gives", required=False,
+                                       help_text="A pair that does not come, or withdraws during play, forfeits "
+                                                 "its board: the pair present wins it.")
+    grace_minutes = forms.IntegerField(
+        min_value=0, max_value=MAX_GRACE_MINUTES, required=False, label="Grace time for a late pair (minutes)",
+        help_text="After a round is published, how long to wait for a pair that has not come before its board "
+                  "may be forfeited. 0: at once.")
+    late_entry_bye = forms.BooleanField(
+        required=False, label="A pair entered late may take the bye in its first round",
+        help_text="Off (the usual): the bye of the round a late pair joins goes to another pair.")
     club_avoidance = _radio(_enum_choices(formats.ClubAvoidance), label="Pairs of the same club (Swiss)")
     time_called = _radio(_enum_choices(formats.TimeCalled), label="When time is called on a round")
 
-    def __init__(self, *args: Any, custom_bye: Mapping[str, Any] | None = None, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, custom_bye: Mapping[str, Any] | None = None,
+                 custom_forfeit: Mapping[str, Any] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.custom_bye = custom_bye
+        self.custom_forfeit = custom_forfeit
         choices = bye_choices(custom_bye)
         self.fields["bye_policy"].choices = [(v, label) for v, label, _ in choices]
         self.fields["bye_policy"].widget = ExplainedRadioSelect({v: t for v, _, t in choices},
                                                                 choices=self.fields["bye_policy"].choices)
+        choices = forfeit_choices(custom_forfeit)
+        self.fields["forfeit_policy"].choices = [(v, label) for v, label, _ in choices]
+        self.fields["forfeit_policy"].widget = ExplainedRadioSelect({v: t for v, _, t in choices},
+                                                                    choices=self.fields["forfeit_policy"].choices)
+        self.fields["grace_minutes"].widget.attrs.setdefault("inputmode", "numeric")
+
+    def settings(self) -> dict[str, Any]:
+        """As ``SetupForm.settings``; a forfeit policy or grace time left empty is not a setting (the event
+        keeps its own, a new event the registry's default)."""
+        out = super().settings()
+        for name in ("forfeit_policy", "grace_minutes"):
+            if out.get(name) in (None, ""):
+                out.pop(name, None)
+        return out
 
     def tie_break_names(self) -> list[str]:
         if self.is_bound:
@@ -560,6 +605,8 @@ class RankingForm(SetupForm):
         data = self.cleaned_data
         if data.get("bye_policy") == CUSTOM_BYE and self.custom_bye is not None:
             data["bye_policy"] = dict(self.custom_bye)
+        if data.get("forfeit_policy") == CUSTOM_FORFEIT and self.custom_forfeit is not None:
+            data["forfeit_policy"] = dict(self.custom_forfeit)
         if data.get("club_avoidance"):
             data["club_avoidance"] = formats.ClubAvoidance(data["club_avoidance"]).level
         return super().clean()
@@ -595,6 +642,10 @@ def initial_for(tournament: Tournament) -> dict[str, dict[str, Any]]:
         policy = formats.AwardPolicy.from_dict(tournament.bye_policy)
     except formats.FormatError:
         policy = formats.DEFAULT_BYE_POLICY
+    try:
+        forfeit = formats.forfeit_policy(tournament.forfeit_policy)
+    except formats.FormatError:
+        forfeit = formats.DEFAULT_FORFEIT_POLICY
     level = tournament.club_avoidance if tournament.club_avoidance is not None else formats.DEFAULT_CLUB_AVOIDANCE.level
     return {
         "event": {"name": tournament.name, "starts_on": tournament.starts_on, "ends_on": tournament.ends_on,
@@ -611,6 +662,8 @@ def initial_for(tournament: Tournament) -> dict[str, dict[str, Any]]:
         "rules": {"preset": preset, "filled_from": preset, **options_initial(preset, spec or None)},
         "ranking": {"tiebreaks": list(tournament.tiebreaks or formats.DEFAULT_TIE_BREAKS),
                     "bye_policy": policy.preset or CUSTOM_BYE,
+                    "forfeit_policy": forfeit_preset_of(forfeit) or CUSTOM_FORFEIT,
+                    "grace_minutes": tournament.grace_minutes, "late_entry_bye": tournament.late_entry_bye,
                     "club_avoidance": formats.ClubAvoidance.of_level(level).value,
                     "time_called": tournament.time_called},
         "review": {"slug": tournament.slug, "published": tournament.published},
@@ -626,6 +679,17 @@ def custom_bye_of(tournament: Tournament | None) -> dict[str, Any] | None:
     except formats.FormatError:
         return None
     return None if policy.preset else policy.to_dict()
+
+
+def custom_forfeit_of(tournament: Tournament | None) -> dict[str, Any] | None:
+    """The event's forfeit policy when it is none of the presets (offered as "this event's own policy")."""
+    if tournament is None:
+        return None
+    try:
+        policy = formats.forfeit_policy(tournament.forfeit_policy)
+    except formats.FormatError:
+        return None
+    return None if forfeit_preset_of(policy) else policy.to_dict()
 
 
 def extra_rules_of(tournament: Tournament | None) -> dict[str, Any]:
@@ -663,6 +727,10 @@ class Line:
     explanation: str = ""
     #: A list shown under the value (the tie-breaks, each with its sentence).
     items: list[tuple[str, str]] = dataclasses.field(default_factory=list)
+
+
+#: The grace time a new event starts with (the model's default).
+GRACE_DEFAULT: int = Tournament._meta.get_field("grace_minutes").default
 
 
 def _day(day: dt.date, *, weekday: bool = False) -> str:
@@ -725,6 +793,13 @@ def describe(settings: Mapping[str, Any]) -> list[tuple[str, str, list[Line]]]:
                     items=[(tb.label, tb.explanation) for tb in order])]
     policy = formats.AwardPolicy.from_dict(settings.get("bye_policy"))
     ranking.append(Line("A bye", bye_label(policy), policy.describe()))
+    forfeit = formats.forfeit_policy(settings.get("forfeit_policy"))
+    ranking.append(Line("A forfeit", forfeit_label(forfeit), formats.describe_forfeit(forfeit)))
+    grace = settings.get("grace_minutes", GRACE_DEFAULT)
+    ranking.append(Line("Grace time", grace_words(grace),
+                        "How long after a round is published a pair that has not come may be forfeited."))
+    ranking.append(Line("Late entries", late_entry_words(bool(settings.get("late_entry_bye"))),
+                        "A pair entered once play has begun joins the next round not yet drawn."))
     level = settings.get("club_avoidance", formats.DEFAULT_CLUB_AVOIDANCE.level)
     avoid = formats.ClubAvoidance.of_level(level)
     ranking.append(Line("Club-mates", avoid.label, avoid.explanation))
@@ -736,6 +811,21 @@ def describe(settings: Mapping[str, Any]) -> list[tuple[str, str, list[Line]]]:
 
 def bye_label(policy: formats.AwardPolicy) -> str:
     return formats.BYE_PRESETS[policy.preset].label if policy.preset else "This event's own policy"
+
+
+def forfeit_label(policy: formats.AwardPolicy) -> str:
+    name = forfeit_preset_of(policy)
+    return formats.FORFEIT_PRESETS[name].label if name else "This event's own policy"
+
+
+def grace_words(minutes: Any) -> str:
+    if not minutes:
+        return "None: a board may be forfeited as soon as the round is published"
+    return f"{minutes} minute{'s' if minutes != 1 else ''} after the round is published"
+
+
+def late_entry_words(bye: bool) -> str:
+    return "May take the bye of its first round" if bye else "No bye in its first round"
 
 
 def _value_words(option: str, value: Any) -> str:
@@ -753,7 +843,8 @@ def setting_words(tournament: Tournament) -> dict[str, str]:
     words: dict[str, str] = {}
     lines = {step: {line.label: line for line in found} for step, _, found in describe({
         k: getattr(tournament, k) for k in ("name", "entrant_type", "pairing_system", "match_format", "team_format",
-                                            "rules", "tiebreaks", "bye_policy", "club_avoidance", "time_called")})}
+                                            "rules", "tiebreaks", "bye_policy", "forfeit_policy", "grace_minutes",
+                                            "late_entry_bye", "club_avoidance", "time_called")})}
     words["entrant_type"] = lines["format"]["Who plays"].value
     words["pairing_system"] = lines["format"]["Rounds drawn by"].value
     words["match_format"] = tournament.board_format().label
@@ -764,6 +855,9 @@ def setting_words(tournament: Tournament) -> dict[str, str]:
     words["rules"] = preset_label(preset) + (f", {changed} option{'s' if changed != 1 else ''} changed" if changed else "")
     words["tiebreaks"] = ", then ".join(formats.TIE_BREAKS.get(n).label for n in tournament.tie_break_order())
     words["bye_policy"] = lines["ranking"]["A bye"].value
+    words["forfeit_policy"] = lines["ranking"]["A forfeit"].value
+    words["grace_minutes"] = lines["ranking"]["Grace time"].value
+    words["late_entry_bye"] = lines["ranking"]["Late entries"].value
     words["club_avoidance"] = lines["ranking"]["Club-mates"].value
     words["time_called"] = lines["ranking"]["Time called"].value
     words["rounds_planned"] = str(tournament.rounds_planned)

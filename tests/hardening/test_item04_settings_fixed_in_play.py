@@ -8,9 +8,10 @@ the standings.
   pairing system, the match format, the team format, and the knockout's shape (third-place match,
   qualifying tournament), all decided when round 1 is drawn.
 - Between rounds only (409 ``settings_between_rounds`` while a round is published or in play): tie-breaks,
-  bye policy, club avoidance, the time-called policy, the round time, check-in, the rounds planned (never
+  bye and forfeit policies, club avoidance, the time-called policy, the round time, check-in, the rounds planned (never
   below the rounds already created: 409 ``rounds_planned_too_low``).
-- Any time: name, slug, venue, dates, status, published, time zone, entry fee and currency.
+- Any time: name, slug, venue, dates, status, published, time zone, entry fee and currency, the grace time
+  before a no-show is forfeited and whether a late entry may take a bye (issue 13).
 - A change between rounds to what the standings are computed from recomputes them at once.
 
 The table is every field of ``TOURNAMENT_FIELDS`` times every state of the event.
@@ -43,11 +44,11 @@ from tournaments.services.events import TOURNAMENT_FIELDS
 pytestmark = pytest.mark.django_db
 
 ANY_TIME = {"name", "slug", "venue", "starts_on", "ends_on", "status", "published", "time_zone", "entry_fee",
-            "currency"}
+            "currency", "grace_minutes", "late_entry_bye"}
 FIXED = {"rules", "entrant_type", "pairing_system", "match_format", "team_format", "third_place_match",
          "qualifies_from"}
-BETWEEN = {"tiebreaks", "bye_policy", "club_avoidance", "time_called", "rounds_planned", "round_minutes",
-           "requires_check_in"}
+BETWEEN = {"tiebreaks", "bye_policy", "forfeit_policy", "club_avoidance", "time_called", "rounds_planned",
+           "round_minutes", "requires_check_in"}
 
 STATES = ("no_boards", "board_seated", "round_published", "round_in_play", "between_rounds")
 LIVE = {"round_published", "round_in_play"}
@@ -89,6 +90,9 @@ def _change(field: str, tournament: Tournament, organiser: Any) -> dict[str, Any
         "rounds_planned": {"rounds_planned": tournament.rounds_planned + 2},
         "round_minutes": {"round_minutes": 90},
         "requires_check_in": {"requires_check_in": not tournament.requires_check_in},
+        "forfeit_policy": {"forfeit_policy": "bare_win"},
+        "grace_minutes": {"grace_minutes": tournament.grace_minutes + 10},
+        "late_entry_bye": {"late_entry_bye": not tournament.late_entry_bye},
     }[field]
 
 
@@ -171,6 +175,7 @@ def test_item04_rounds_planned_never_goes_below_the_rounds_created():
 @pytest.mark.parametrize(("changes", "field"), [
     ({"tiebreaks": ["bullseyes_won", "wins", "match_points"]}, "tiebreaks"),
     ({"bye_policy": "league"}, "bye_policy"),
+    ({"forfeit_policy": "bare_win"}, "forfeit_policy"),
 ])
 def test_item04_a_ranking_change_between_rounds_recomputes_the_standings_at_once(changes, field):
     tournament, organiser = _event("between_rounds")

@@ -4,7 +4,8 @@
 The wizard (django-formtools, the session keeps each step) asks, in five steps: the event (name, dates,
 venue, time zone, and optionally an earlier event whose settings fill the later steps); who plays and
 the format; the rules (a preset and the options a real event changes); ranking and byes (tie-breaks
-ordered with up and down buttons that need no JavaScript, the bye policy, club-mates, time called); then
+ordered with up and down buttons that need no JavaScript, the bye and forfeit policies, the grace time
+before a no-show is forfeited, late entries and the bye, club-mates, time called); then
 everything in words, the address, and Create. Every choice is the registry's (``web.setup_forms``); the
 one write is ``services.tournament_create``, and its refusals are shown at the step and field they name.
 
@@ -109,6 +110,7 @@ class EventWizard(SessionWizardView):
             kwargs["extra"] = sf.extra_rules_of(self.copy_source())
         elif step == "ranking":
             kwargs["custom_bye"] = sf.custom_bye_of(self.copy_source())
+            kwargs["custom_forfeit"] = sf.custom_forfeit_of(self.copy_source())
         return kwargs
 
     def get_form_initial(self, step: str) -> dict[str, Any]:
@@ -242,7 +244,8 @@ SETTING_WORDS = {"entrant_type": "who plays", "pairing_system": "how rounds are 
                  "rounds_planned": "the number of rounds", "round_minutes": "the time limit",
                  "third_place_match": "the third-place match", "requires_check_in": "check-in",
                  "rules": "the rules", "tiebreaks": "the tie-breaks", "bye_policy": "what a bye gives",
-                 "club_avoidance": "club-mates", "time_called": "time called"}
+                 "forfeit_policy": "what a forfeit gives", "club_avoidance": "club-mates",
+                 "time_called": "time called"}
 
 
 def fixed_now(tournament: Tournament) -> tuple[dict[str, str], list[tuple[str, str]]]:
@@ -302,6 +305,7 @@ def _section_forms(tournament: Tournament, data: Any, fixed: Mapping[str, str]) 
             kwargs["extra"] = sf.extra_rules_of(tournament)
         elif step == "ranking":
             kwargs["custom_bye"] = sf.custom_bye_of(tournament)
+            kwargs["custom_forfeit"] = sf.custom_forfeit_of(tournament)
         form = form_class(data, **kwargs)
         for setting, reason in fixed.items():
             for name in FIELDS_OF.get(setting, (setting,)):
@@ -317,6 +321,11 @@ def _same(tournament: Tournament, key: str, value: Any) -> bool:
     if key == "bye_policy":
         try:
             return formats.AwardPolicy.from_dict(stored) == formats.AwardPolicy.from_dict(value)
+        except formats.FormatError:
+            return False
+    if key == "forfeit_policy":
+        try:
+            return formats.forfeit_policy(stored) == formats.forfeit_policy(value)
         except formats.FormatError:
             return False
     if key == "rules":
@@ -384,5 +393,6 @@ def _render_settings(request: HttpRequest, tournament: Tournament, forms: Mappin
 def _stored_settings(tournament: Tournament) -> dict[str, Any]:
     keys = ("name", "starts_on", "ends_on", "venue", "time_zone", "entrant_type", "pairing_system", "match_format",
             "team_format", "rounds_planned", "round_minutes", "requires_check_in", "entry_fee", "currency",
-            "third_place_match", "rules", "tiebreaks", "bye_policy", "club_avoidance", "time_called")
+            "third_place_match", "rules", "tiebreaks", "bye_policy", "forfeit_policy", "grace_minutes",
+            "late_entry_bye", "club_avoidance", "time_called")
     return {k: getattr(tournament, k) for k in keys}

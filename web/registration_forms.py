@@ -38,19 +38,35 @@ class PairForm(forms.Form):
 
 
 class EntryForm(forms.Form):
-    """An entry's seed, tags, fee and withdrawal."""
+    """An entry's seed, tags and fee; for a withdrawn pair, reinstating it (withdrawing is its own action,
+    ``WithdrawForm``, which mends the rounds already drawn)."""
 
     seed = forms.IntegerField(label="Seed", min_value=1, max_value=100_000, required=False)
     tags = forms.CharField(label="Tags", max_length=300, required=False, help_text=TAGS_HELP)
     byes = forms.CharField(label="Requested byes", max_length=100, required=False,
                            help_text="Rounds the pair asked to sit out, like 2; 4 (a bye board each, no table).")
     fee_paid = forms.BooleanField(label="Entry fee paid", required=False)
-    withdrawn = forms.BooleanField(label="Withdrawn (plays no more rounds)", required=False)
+    withdrawn = forms.BooleanField(label="Withdrawn (untick to reinstate the pair for the rounds not drawn yet)",
+                                   required=False)
 
-    def __init__(self, *args: Any, byes_offered: bool = True, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, byes_offered: bool = True, reinstate: bool = True, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if not byes_offered:
             del self.fields["byes"]
+        if not reinstate:
+            del self.fields["withdrawn"]
+
+
+class WithdrawForm(forms.Form):
+    """The round a pair plays no more from: the round in progress by default, or a later one."""
+
+    from_round = forms.TypedChoiceField(label="Withdraw from round", coerce=int)
+
+    def __init__(self, *args: Any, first: int = 1, last: int = 1, **kwargs: Any) -> None:
+        super().__init__(*args, initial={"from_round": first}, **kwargs)
+        numbers = range(first, max(first, last) + 1)
+        self.fields["from_round"].choices = [
+            (n, f"Round {n}" + (" (the round in progress, or the next)" if n == first else "")) for n in numbers]
 
 
 class ImportForm(forms.Form):

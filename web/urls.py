@@ -49,6 +49,8 @@ console_patterns = [
     path("t/<slug:slug>/entries/add/", registration.entry_add, name="console_entry_add"),
     path("t/<slug:slug>/entries/import/", registration.entries_import, name="console_entries_import"),
     path("t/<slug:slug>/entries/<id:entry_id>/", registration.entry_edit, name="console_entry_edit"),
+    path("t/<slug:slug>/entries/<id:entry_id>/withdraw/", registration.entry_withdraw_page,
+         name="console_entry_withdraw"),
     path("t/<slug:slug>/check-in/", registration.check_in, name="console_check_in"),
     path("organisers/", accounts.organisers, name="console_organisers"),
     path("t/<slug:slug>/print/pairings/<id:number>/", console.print_pairings, name="console_print_pairings"),

@@ -42,3 +42,43 @@ def reading(line: object) -> str:
     from web.chalk import reading as read
 
     return read(line) if isinstance(line, ChalkLine) else ""
+
+
+@register.filter
+def result_text(summary: object) -> str:
+    """A board's result in words (``web.presenters.board_result``): a forfeit says who did not play."""
+    from tournaments.selectors import BoardSummary
+    from web.presenters import board_result
+
+    return board_result(summary) if isinstance(summary, BoardSummary) else ""
+
+
+@register.filter
+def forfeit(board: object) -> str:
+    """``Forfeit: X did not play`` for a forfeited board (a ``Board`` or its ``BoardSummary``), else ""."""
+    from tournaments.models import Board
+    from web.presenters import forfeit_words
+
+    board = getattr(board, "board", board)
+    return forfeit_words(board) if isinstance(board, Board) else ""
+
+
+@register.filter
+def outcome(pair_board: object) -> str:
+    """A pair's board from its side, a forfeit said as such (``web.presenters.pair_outcome``)."""
+    from tournaments.selectors import PairBoard
+    from web.presenters import pair_outcome
+
+    return pair_outcome(pair_board) if isinstance(pair_board, PairBoard) else ""
+
+
+@register.filter
+def games_score(pair_board: object) -> str:
+    """``2-1``: games for and against on a pair's board (a forfeit's match score included)."""
+    from tournaments.selectors import PairBoard
+    from web.presenters import pair_games
+
+    if not isinstance(pair_board, PairBoard):
+        return ""
+    won, lost = pair_games(pair_board)
+    return f"{won}-{lost}"

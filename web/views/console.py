@@ -22,9 +22,12 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from tournaments import csvsafe, selectors, services
+from tournaments import csvsafe, formats, selectors, services
 from tournaments.errors import DomainError
 from tournaments.models import Board, Game, Hand, Round, Tournament
+from tournaments.services.field import board_forfeit, board_forfeit_cancel, grace_ends, team_match_forfeit
+from tournaments.services.pairing import round_draft_adopt_proposal
+from web import presenters
 from web.forms import HandCorrectionForm, fits_tally_form, parse_record_json, penalty_rows_for, record_json
 from web.http import found
 from web.permissions import organised_tournaments, organiser_tournament
@@ -79,13 +82,20 @@ def _dashboard_context(request: HttpRequest, slug: str) -> dict[str, Any]:
         "next_number": (max((r.number for r in rounds), default=0) + 1),
         "all_closed": all(r.status == Round.Status.CLOSED for r in rounds),
         "entry_count": selectors.active_entry_count(tournament) if not rounds else None,
+        "live_statuses": (Round.Status.PUBLISHED, Round.Status.IN_PLAY),
     }
 
 
 @login_required
 @never_cache
 def tournament(request: HttpRequest, slug: str) -> HttpResponse:
-    return render(request, "console/tournament.html", _dashboard_context(request, slug))
+    context = _dashboard_context(request, slug)
+    current = context["current"]
+    if current is not None:
+        entries = selectors.tournament_entries(context["tournament"])
+        context["proposal"] = presenters.proposal_view(current, entries) if current.status == Round.Status.DRAFTED else None
+        context["changes"] = presenters.change_lines(current, entries, context["tournament"])
+    return render(request, "console/tournament.html", context)
 
 
 @login_required
@@ -143,6 +153,9 @@ def round_action(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             return back
         _run(request, f"Round {number}: tables {ta} and {tb} swapped.",
              lambda: services.round_draft_swap_tables(round=round_, table_a=ta, table_b=tb, user=user))
+    elif action == "adopt_proposal":
+        _run(request, f"Round {number}: the proposed draft is seated. Check it, then publish.",
+             lambda: round_draft_adopt_proposal(round=round_, user=user))
     elif action == "confirm_all":
         n = _run(request, f"Round {number}: remaining finished games confirmed.",
                  lambda: services.round_confirm_all(round=round_, user=user))
@@ -213,10 +226,35 @@ def _board_page(
             else:
                 line.editor, line.editor_value = _correction_editor(hand, names)  # type: ignore[attr-defined]
             line.open = line.refusal is not None or (bound is not None and bound[0] == hand.id)  # type: ignore[attr-defined]
+    summary = selectors.board_summary(b)
     return render(request, "console/board.html", {
-        "tournament": tournament, "board": b, "summary": selectors.board_summary(b), "games": games,
-        "names": names,
+        "tournament": tournament, "board": b, "summary": summary, "games": games,
+        "names": names, "forfeit": _forfeit_context(tournament, b, summary),
     }, status=status)
+
+
+def _forfeit_context(tournament: Tournament, b: Board, summary: Any) -> dict[str, Any] | None:
+    """What the board page's forfeit area shows: None for a bye; otherwise whether the round is open (a
+    forfeit is recorded or cancelled only then), when the grace time ends, whether that is still to come
+    (before any hand), the forfeit in words, what a forfeit gives, and the team match's clubs."""
+    if b.pair_b_id is None:
+        return None
+    round_ = b.round
+    round_.tournament = tournament
+    is_open = round_.status in (Round.Status.PUBLISHED, Round.Status.IN_PLAY)
+    ends = grace_ends(round_) if round_.published_at else None
+    played = bool(summary.hands_played or summary.games_finished)
+    try:
+        policy = formats.describe_forfeit(tournament.forfeit_policy_value())
+    except formats.FormatError:
+        policy = ""
+    match = b.team_match if b.team_match_id is not None else None
+    return {
+        "open": is_open, "grace_ends": presenters.local_time(ends, tournament) if ends else "",
+        "too_early": bool(ends and not played and timezone.now() < ends), "played": played,
+        "minutes": tournament.grace_minutes, "words": presenters.forfeit_words(b), "policy": policy,
+        "match": match, "clubs": [c for c in ((match.club_a, match.club_b) if match else ()) if c is not None],
+    }
 
 
 @login_required
@@ -258,6 +296,9 @@ def board_action(request: HttpRequest, slug: str, board_id: int) -> HttpResponse
         _run(request, f"Game {game.number} confirmed by the organiser.",
              lambda: services.game_confirm(game=game, party="organiser", agrees=True, user=user))
         return back
+    if action in ("forfeit", "forfeit_cancel", "team_forfeit"):
+        _field_action(request, b, action)
+        return HttpResponseRedirect(reverse("web:console_board", args=[slug, b.id]) + "#forfeit")
     hand = _hand_of(b, request.POST.get("hand"))
     try:
         version = int(request.POST.get("version", ""))
@@ -319,6 +360,34 @@ def board_action(request: HttpRequest, slug: str, board_id: int) -> HttpResponse
     messages.success(request, f"{label} corrected (version {new.version})"
                      + (", the hands that no longer fitted voided." if void_from else "."))
     return back
+
+
+FORFEIT_WORDS = {"a": "pair A did not come", "b": "pair B did not come", "both": "neither pair came"}
+
+
+def _field_action(request: HttpRequest, b: Board, action: str) -> None:
+    """A no-show forfeited (``absent``: a, b or both), a forfeit cancelled, or a club's team forfeited
+    (``club``): one service call each (``tournaments.services.field``), its refusal as the message (a
+    forfeit before the grace time runs out says until when)."""
+    user = request.user
+    if action == "forfeit":
+        absent = request.POST.get("absent", "")
+        _run(request, f"Table {b.table} forfeited: {FORFEIT_WORDS.get(absent, absent)}.",
+             lambda: board_forfeit(board=b, absent=absent, user=user))
+    elif action == "forfeit_cancel":
+        _run(request, f"Table {b.table}: the forfeit is cancelled; the board is played again.",
+             lambda: board_forfeit_cancel(board=b, user=user))
+    elif b.team_match_id is None:
+        messages.error(request, "This board is not part of a team match.")
+    else:
+        match = b.team_match
+        clubs = {str(c.pk): c for c in (match.club_a, match.club_b) if c is not None}
+        club = clubs.get(request.POST.get("club", ""))
+        if club is None:
+            messages.error(request, "Choose the club that cannot field its team.")
+            return
+        _run(request, f"{club.name} forfeited the team match: each of its boards goes to the other club.",
+             lambda: team_match_forfeit(team_match=match, club=club, user=user))
 
 
 def _game_of(board: Board, game_id: str | None) -> Game:
@@ -450,8 +519,8 @@ def print_scoresheets(request: HttpRequest, slug: str, number: int) -> HttpRespo
     round_ = _round_or_404(tournament, number)
     sheets = []
     for summary in selectors.round_boards(round_):
-        if summary.is_bye:
-            continue
+        if summary.is_bye or summary.board.forfeited is not None:
+            continue  # no sheet for a bye or a forfeited board: nothing is played on it
         games = board_scorecard(summary.board)
         sheets.append({"summary": summary, "games": games, "blank": range(max(0, 12 - sum(len(g.lines) for g in games)))})
     return render(request, "console/print_scoresheets.html", {"tournament": tournament, "round": round_, "sheets": sheets})
@@ -469,29 +538,58 @@ def export_standings(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = organiser_tournament(request.user, slug)
     table = selectors.standings(tournament)
     response, writer = _csv_response(f"{tournament.slug}-standings.csv")
-    writer.writerow(["rank", "pair", "players", "club", *[key for key, _, _ in table.columns]])
+    writer.writerow(["rank", "pair", "players", "club", *[key for key, _, _ in table.columns],
+                     "forfeits_won", "forfeits_lost"])
     for row in table.rows:
         players = selectors.entry_players(row.entry) if row.entry else ""
-        writer.writerow([row.rank, row.name, players, row.club, *row.values])
+        writer.writerow([row.rank, row.name, players, row.club, *row.values, row.raw.get("forfeits_won", 0),
+                         row.raw.get("forfeits_lost", 0)])
     return response
+
+
+def _board_winner(b: Board) -> str:
+    return "AB"[b.winner] if b.winner in (0, 1) else ("draw" if b.is_draw else "")
+
+
+def _forfeited(b: Board) -> str:
+    """Who forfeited a board: ``A``, ``B``, ``both``, or "" (played)."""
+    return "" if b.forfeited is None else {0: "A", 1: "B"}.get(b.forfeited, "both")
 
 
 @login_required
 def export_results(request: HttpRequest, slug: str) -> HttpResponse:
-    """One line per game (voided games left out): round, table, pairs, score, winner, confirmation."""
+    """One line per game (voided games left out): round, table, pairs, score, winner, confirmation, and
+    where the board's result comes from (``result_source``: hands, forfeit, bye, time_called; who
+    ``forfeited``). A forfeited board on which no game was played has one line of its own (no game)."""
     tournament = organiser_tournament(request.user, slug)
     response, writer = _csv_response(f"{tournament.slug}-results.csv")
     writer.writerow([
         "round", "table", "pair_a", "pair_b", "game", "score_a", "score_b", "winner", "status", "confirmed",
-        "hands", "board_status", "board_winner",
+        "hands", "board_status", "board_winner", "result_source", "forfeited", "board_games_a", "board_games_b",
     ])
+    lines: list[tuple[tuple[int, int, int], list[Any]]] = []
+    with_games: set[int] = set()
     for g in selectors.results_games(tournament):
         b = g.board
+        with_games.add(b.pk)
         score = list(g.score or [0, 0]) + [0, 0]
-        writer.writerow([
+        lines.append(((b.round.number, b.table or 0, g.number), [
             b.round.number, b.table or "", b.pair_a.pair.display_name, b.pair_b.pair.display_name if b.pair_b else "",
             g.number, score[0], score[1], "AB"[g.winner] if g.winner in (0, 1) else "", g.status,
-            "yes" if g.confirmed else "no", g.hands_n or 0, b.status,
-            "AB"[b.winner] if b.winner in (0, 1) else ("draw" if b.is_draw else ""),
-        ])
+            "yes" if g.confirmed else "no", g.hands_n or 0, b.status, _board_winner(b), b.result_source,
+            _forfeited(b), b.bullseyes_a, b.bullseyes_b,
+        ]))
+    entries = selectors.tournament_entries(tournament)
+    for round_ in selectors.tournament_rounds(tournament):
+        for summary in selectors.round_boards(round_, entries):
+            b = summary.board
+            if b.forfeited is None or b.pk in with_games:
+                continue
+            lines.append(((round_.number, b.table or 0, 0), [
+                round_.number, b.table or "", summary.pair_a.pair.display_name,
+                summary.pair_b.pair.display_name if summary.pair_b else "", "", "", "", "", "forfeit", "yes", 0,
+                b.status, _board_winner(b), b.result_source, _forfeited(b), b.bullseyes_a, b.bullseyes_b,
+            ]))
+    for _, line in sorted(lines, key=lambda item: item[0]):
+        writer.writerow(line)
     return response

@@ -77,7 +77,7 @@ def _standings_context(request: HttpRequest, slug: str) -> dict[str, Any]:
     snapshot = final.final_snapshot(tournament) if ctx["final"] else selectors.latest_snapshot(tournament)
     ctx.update(
         standings=selectors.standings(tournament, snapshot=snapshot),
-        live_boards=[b for b in boards if not b.is_bye and b.status != "done"] if not ctx["final"] else [],
+        live_boards=[b for b in boards if not b.is_bye and b.status not in ("done", "forfeited")] if not ctx["final"] else [],
         byes=[b for b in boards if b.is_bye] if not ctx["final"] else [],
         nav="standings",
         tie_breaks=((tournament.final_results or {}).get("tie_breaks") if ctx["final"] else None)

@@ -1,8 +1,8 @@
 """Registration in the console: the entry list, adding and changing a pair, the import with a preview, and
 check-in at the door; and the public starting list (/t/<slug>/entries/).
 
-Every change is one service call (``tournaments.services.import_preview``, ``checkin``, ``events``), whose
-refusal is shown on the page, next to the field it names where there is one. Reads come from
+Every change is one service call (``tournaments.services.import_preview``, ``checkin``, ``events``,
+``field``: a withdrawal, and a pair entered once play has begun, a late entry), whose refusal is shown on the page, next to the field it names where there is one. Reads come from
 ``tournaments.selectors`` (``availability``). Nothing of an import is stored before the organiser presses
 Confirm: the rows travel in the preview's form, and only ``pairs_import_commit`` writes.
 """
@@ -15,6 +15,7 @@ from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
@@ -22,8 +23,10 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from tournaments import selectors
-from tournaments.errors import DomainError
+from tournaments.errors import DomainError, ValidationFailed
+from tournaments.models import Club, Entry, Pair, Player, Tournament
 from tournaments.selectors import availability
+from tournaments.selectors.registry import registry_visible
 from tournaments.services import entry_delete
 from tournaments.services.checkin import (
     MAX_ROUND,
@@ -31,7 +34,9 @@ from tournaments.services.checkin import (
     entry_check_in,
     entry_details_set,
     entry_fee_paid_set,
+    entry_tags_set,
 )
+from tournaments.services.field import entry_enter_late, entry_withdraw, next_undrawn_round
 from tournaments.services.import_preview import (
     COLUMNS,
     MAX_BYTES,
@@ -42,9 +47,11 @@ from tournaments.services.import_preview import (
     pairs_import_commit,
     pairs_import_preview,
 )
+from tournaments.services.people import club_create, pair_create, player_create
 from web.http import found, public_page
 from web.permissions import organiser_tournament
-from web.registration_forms import EntryForm, ImportForm, PairForm
+from web.presenters import withdraw_from_default, withdraw_preview
+from web.registration_forms import EntryForm, ImportForm, PairForm, WithdrawForm
 
 #: The columns an organiser edits in place in the preview (a bad row's cells).
 EDITABLE = COLUMNS
@@ -72,10 +79,13 @@ def _entries_context(request: HttpRequest, slug: str) -> dict[str, Any]:
     byes = availability.entry_byes(tournament)
     rows = [{"entry": e, "byes": byes.get(e.pk, [])} for e in entries]
     total = len(entries) if not query else len(availability.registered_entries(tournament))
+    joins = next_undrawn_round(tournament)
     return {
         "tournament": tournament, "rows": rows, "query": query, "total": total, "cnav": "entries",
         "active": sum(1 for e in entries if not e.withdrawn), "paid": sum(1 for e in entries if e.fee_paid),
         "can_manage": "manage" in getattr(tournament, "allowed_actions", {"manage"}),
+        "late_from": joins if joins > 1 else None,
+        "can_withdraw": tournament.status != Tournament.Status.FINISHED,
     }
 
 
@@ -111,10 +121,15 @@ def entry_add(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = organiser_tournament(request.user, slug)
     form = PairForm(request.POST or None)
     status = 200
+    joins = next_undrawn_round(tournament)
+    late = joins > 1  # play has begun: the pair is a late entry (services.field.entry_enter_late)
     if request.method == "POST":
         if form.is_valid():
             try:
-                pairs_import_commit(rows=[form.row()], tournament=tournament, user=request.user)
+                if late:
+                    entry = _enter_late(form.row(), tournament, request.user)
+                else:
+                    pairs_import_commit(rows=[form.row()], tournament=tournament, user=request.user)
             except ImportRowsInvalid as exc:
                 _put_errors(form, exc.preview.rows[0].errors)
             except DomainError as exc:
@@ -124,15 +139,54 @@ def entry_add(request: HttpRequest, slug: str) -> HttpResponse:
                     form.add_error(None, exc.message)
             else:
                 name = f"{form.cleaned_data['player_1']} & {form.cleaned_data['player_2']}"
-                messages.success(request, f"{name} entered.")
+                if late:
+                    messages.success(request, f"{name} entered late: joins in round {entry.joins_from or joins}"
+                                              f"{'' if tournament.late_entry_bye else ', without the bye in it'}.")
+                else:
+                    messages.success(request, f"{name} entered.")
                 if request.POST.get("another"):
                     return HttpResponseRedirect(reverse("web:console_entry_add", args=[slug]))
                 return HttpResponseRedirect(_entries_url(slug))
         status = 400
     return render(request, "console/entry_form.html", {
         "tournament": tournament, "form": form, "cnav": "entries", "adding": True,
-        "club_names": availability.club_names(request.user),
+        "club_names": availability.club_names(request.user), "late_from": joins if late else None,
     }, status=status)
+
+
+def _visible(model: Any, pk: int | None, user: Any) -> Any:
+    """The registry record ``pk`` of ``model`` the caller may use (as the import matched it), or None."""
+    if not pk:
+        return None
+    return registry_visible(model.objects.filter(pk=pk), user).first()
+
+
+def _enter_late(row: dict[str, Any], tournament: Tournament, user: Any) -> Entry:
+    """A pair added once play has begun: the row matched and checked as the one-row import does it
+    (``pairs_import_check``), its club, players and pair found or made by the registry services, and the
+    entry made by ``entry_enter_late`` (it joins the next round not drawn yet). The import's own commit
+    enters a pair with ``entry_create``, which would seat it from round 1."""
+    preview = pairs_import_check(rows=[row], tournament=tournament, user=user)
+    found_row = preview.rows[0]
+    if not found_row.ok:
+        raise ImportRowsInvalid(preview)
+    if found_row.matched.get("entry"):
+        text = "This pair is already entered."
+        raise ValidationFailed("pair_already_entered", text, fields={"player_1": text})
+    with transaction.atomic():
+        club = None
+        if found_row.values.get("club"):
+            club = _visible(Club, found_row.matched.get("club"), user) or club_create(
+                name=found_row.values["club"], user=user)
+        players = [_visible(Player, found_row.matched.get(column), user)
+                   or player_create(name=found_row.values[column], club=club, user=user)
+                   for column in ("player_1", "player_2")]
+        pair = _visible(Pair, found_row.matched.get("pair"), user) or pair_create(
+            player_1=players[0], player_2=players[1], club=club, seed=found_row.seed, user=user)
+        entry = entry_enter_late(tournament=tournament, pair=pair, user=user, seed=found_row.seed)
+        if found_row.tags:
+            entry = entry_tags_set(entry=entry, tags=found_row.tags, user=user)
+    return entry
 
 
 @login_required
@@ -145,15 +199,19 @@ def entry_edit(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
     byes = availability.entry_byes(tournament).get(entry.pk, [])
     initial = {"seed": entry.seed, "tags": "; ".join(entry.tags or []), "fee_paid": entry.fee_paid,
                "withdrawn": entry.withdrawn, "byes": "; ".join(map(str, byes))}
-    form = EntryForm(request.POST or None, initial=initial, byes_offered=bye_offered(tournament))
+    # Withdrawing is its own action (Withdraw: it mends the rounds drawn); the box only reinstates a pair.
+    form = EntryForm(request.POST or None, initial=initial, byes_offered=bye_offered(tournament),
+                     reinstate=entry.withdrawn)
     status = 200
     if request.method == "POST":
         if form.is_valid():
             data = form.cleaned_data
             extra = {"byes": data["byes"]} if "byes" in data else {}
+            if "withdrawn" in data:
+                extra["withdrawn"] = data["withdrawn"]
             try:
                 entry_details_set(entry=entry, user=request.user, seed=data["seed"], tags=data["tags"],
-                                  fee_paid=data["fee_paid"], withdrawn=data["withdrawn"], **extra)
+                                  fee_paid=data["fee_paid"], **extra)
             except DomainError as exc:
                 _put_errors(form, dict(exc.fields or {}))
                 if not exc.fields:
@@ -164,7 +222,48 @@ def entry_edit(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
         status = 400
     return render(request, "console/entry_form.html", {
         "tournament": tournament, "form": form, "entry": entry, "cnav": "entries", "adding": False,
-        "byes": byes,
+        "byes": byes, "can_withdraw": not entry.withdrawn and tournament.status != Tournament.Status.FINISHED,
+    }, status=status)
+
+
+@login_required
+@never_cache
+@require_http_methods(["GET", "POST"])
+def entry_withdraw_page(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
+    """Withdraw a pair: GET says what will happen from the round chosen (``?from_round=``; by default the
+    round in progress, else the next), round by round (re-paired while no hand is played, forfeited once play
+    has started, a walkover in a knockout, a substitute in a club team); POST does it (``entry_withdraw``)
+    and shows what was done."""
+    tournament = organiser_tournament(request.user, slug, "manage")
+    entry = found(availability.tournament_entry, tournament, entry_id)
+    rounds = selectors.tournament_rounds(tournament)
+    default = withdraw_from_default(rounds)
+    data = request.POST if request.method == "POST" else (request.GET if "from_round" in request.GET else None)
+    form = WithdrawForm(data, first=default, last=max(tournament.rounds_planned, default))
+    status = 200
+    if request.method == "POST" and entry.withdrawn:
+        status = 409  # withdrawn meanwhile (another tab): the page says so
+    elif request.method == "POST":
+        status = 400
+        if form.is_valid():
+            try:
+                report = entry_withdraw(entry=entry, user=request.user, from_round=form.cleaned_data["from_round"])
+            except DomainError as exc:
+                _put_errors(form, {k if k in form.fields else "__all__": v for k, v in (exc.fields or {}).items()})
+                if not exc.fields:
+                    form.add_error(None, exc.message)
+                status = exc.status_code
+            else:
+                messages.success(request, f"{entry.pair.display_name} withdrawn from round "
+                                          f"{form.cleaned_data['from_round']}. {report.summary}")
+                return HttpResponseRedirect(_entries_url(slug) + f"#e{entry.pk}")
+    start = form.cleaned_data["from_round"] if form.is_bound and form.is_valid() else default
+    if form.is_bound and request.method == "GET" and not form.is_valid():
+        status = 400
+    return render(request, "console/entry_withdraw.html", {
+        "tournament": tournament, "entry": entry, "form": form, "cnav": "entries",
+        "preview": [] if entry.withdrawn else withdraw_preview(tournament, entry, rounds, start),
+        "start": start,
     }, status=status)
 
 
@@ -324,5 +423,5 @@ def public_entries(request: HttpRequest, slug: str) -> HttpResponse:
     })
 
 
-__all__ = ["check_in", "entries", "entries_import", "entry_add", "entry_edit", "public_entries"]
+__all__ = ["check_in", "entries", "entries_import", "entry_add", "entry_edit", "entry_withdraw_page", "public_entries"]
 

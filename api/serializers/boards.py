@@ -199,12 +199,16 @@ class BoardSummarySerializer(serializers.ModelSerializer):
     pair_b = serializers.SerializerMethodField()
     status = serializers.CharField(read_only=True)
     current_game = serializers.SerializerMethodField()
+    result_source = serializers.CharField(read_only=True, help_text="Where the result comes from: hands (played), "
+                                          "forfeit, bye or time_called.")
+    forfeited = serializers.IntegerField(read_only=True, allow_null=True, help_text="Who did not play a forfeited "
+                                         "board: 0 pair A, 1 pair B, 2 both; null when played.")
 
     class Meta:
         model = Board
         fields = ["id", "round", "table", "pair_a", "pair_b", "status", "help_called", "needs_review", "disputed",
                   "decided", "winner", "is_draw", "all_confirmed", "bullseyes_a", "bullseyes_b", "current_game",
-                  "updated_at"]
+                  "updated_at", "result_source", "forfeited"]
         read_only_fields = fields
 
     def _pair(self, entry: Any) -> dict[str, Any] | None:

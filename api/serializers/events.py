@@ -19,6 +19,7 @@ from tournaments.models import Entry, Pair, Round, Tournament
 
 from ..schema import RULES_REF
 from .fields import NamesAsTyped
+from .forfeits import forfeit_policy_field, grace_minutes_field, late_entry_bye_field
 
 MAX_ROUNDS = 99
 
@@ -61,13 +62,17 @@ class TournamentSerializer(NamesAsTyped, serializers.ModelSerializer):
     rounds_planned = serializers.IntegerField(min_value=1, max_value=MAX_ROUNDS, required=False)
     club_avoidance = RegistryField("club_avoidance", required=False)
     qualifies_from = serializers.PrimaryKeyRelatedField(queryset=Tournament.objects.all(), allow_null=True, required=False)
+    forfeit_policy = forfeit_policy_field()
+    grace_minutes = grace_minutes_field()
+    late_entry_bye = late_entry_bye_field()
 
     class Meta:
         model = Tournament
         fields = [
             "id", "name", "slug", "venue", "starts_on", "ends_on", "status", "published", "rules", "rules_resolved",
             "entrant_type", "pairing_system", "match_format", "team_format", "rounds_planned", "tiebreaks",
-            "bye_policy", "club_avoidance", "time_called", "third_place_match", "qualifies_from", "created_at",
+            "bye_policy", "forfeit_policy", "grace_minutes", "late_entry_bye", "club_avoidance", "time_called",
+            "third_place_match", "qualifies_from", "created_at",
         ]
         read_only_fields = ["created_at"]
 
@@ -81,9 +86,17 @@ class EntrySerializer(serializers.ModelSerializer):
                                  '"ladies; juniors" (normalised by the service). Set them once the pair is entered.')
     fee_paid = serializers.BooleanField(required=False, help_text="The entry fee paid. Set it once the pair is entered.")
 
+    withdrawn_from = serializers.IntegerField(
+        read_only=True, allow_null=True,
+        help_text="The first round a withdrawn pair no longer plays (`POST /entries/{id}/withdraw/`).")
+    joins_from = serializers.IntegerField(
+        read_only=True, allow_null=True,
+        help_text="A late entry (entered once play had begun): the first round it plays; null from round 1.")
+
     class Meta:
         model = Entry
-        fields = ["id", "pair", "pair_name", "club", "seed", "withdrawn", "tags", "fee_paid"]
+        fields = ["id", "pair", "pair_name", "club", "seed", "withdrawn", "withdrawn_from", "joins_from", "tags",
+                  "fee_paid"]
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if self.instance is None:
@@ -94,15 +107,40 @@ class EntrySerializer(serializers.ModelSerializer):
         return attrs
 
 
+PROPOSAL_SCHEMA = {
+    "oneOf": [{"type": "null"}, {
+        "type": "object",
+        "description": "The Swiss look-ahead's proposal when the drafted round leaves no rematch-free finish: "
+                       "`message` for the organiser; with a proposed draft, its `boards` ([pair A entry, pair B "
+                       "entry, explanation]), `bye` ([entry, explanation] or null), `extra` (what it costs more "
+                       "than the draft seated: rematches, score_difference, floaters, same_club, repeat_floats) "
+                       "and `outlook` ([status, reason] after it). `POST /rounds/{id}/adopt-proposal/` seats it.",
+        "properties": {
+            "status": {"type": "string"}, "message": {"type": "string"},
+            "boards": {"type": "array", "items": {"type": "array"}},
+            "bye": {"type": ["array", "null"]},
+            "extra": {"type": "object", "additionalProperties": {"type": "integer"}},
+            "outlook": {"type": "array", "items": {"type": "string"}},
+        },
+    }],
+}
+
+
+@extend_schema_field(PROPOSAL_SCHEMA)
+class ProposalField(serializers.JSONField):
+    """``Round.proposal``: the Swiss look-ahead's proposed draft, or null."""
+
+
 class RoundSerializer(serializers.ModelSerializer):
     tournament = serializers.IntegerField(source="tournament_id", read_only=True)
     boards = serializers.SerializerMethodField()
+    proposal = ProposalField(read_only=True)
 
     class Meta:
         model = Round
         fields = [
             "id", "tournament", "number", "status", "match_format", "needs_review", "feasibility",
-            "feasibility_note", "changes", "published_at", "closed_at", "boards",
+            "feasibility_note", "changes", "proposal", "published_at", "closed_at", "boards",
         ]
         read_only_fields = fields
 
@@ -168,6 +206,7 @@ class FormatDefaultsSerializer(serializers.Serializer):
     match_format = serializers.JSONField()
     tiebreaks = serializers.ListField(child=serializers.CharField())
     bye_policy = serializers.CharField(help_text="A bye preset's name.")
+    forfeit_policy = serializers.CharField(help_text="A forfeit preset's name.")
     club_avoidance = serializers.IntegerField()
     time_called = serializers.CharField()
 
@@ -179,6 +218,7 @@ class FormatsSerializer(serializers.Serializer):
     match_kinds = KindChoiceSerializer(many=True)
     team_kinds = KindChoiceSerializer(many=True)
     bye_presets = ByePresetChoiceSerializer(many=True)
+    forfeit_presets = ByePresetChoiceSerializer(many=True, help_text="What a forfeit may give (`forfeit_policy`).")
     bye_results = ChoiceSerializer(many=True)
     bye_sources = ChoiceSerializer(many=True)
     entrant_types = ChoiceSerializer(many=True)

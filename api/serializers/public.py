@@ -64,6 +64,21 @@ class PublicRoundSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
+RESULT_SOURCE_HELP = "Where the result comes from: hands (played), forfeit, bye or time_called."
+FORFEITED_HELP = "Who did not play a forfeited board: 0 pair A, 1 pair B, 2 both (a loss for each); null when played."
+
+
+def forfeit_result(board: Board) -> str | None:
+    """A forfeited board's result in words (``forfeit: B did not play; A wins 2-0``); None when played."""
+    if board.forfeited is None:
+        return None
+    if board.forfeited not in (0, 1):
+        return "forfeit: neither pair played"
+    absent, present = ("A", "B") if board.forfeited == 0 else ("B", "A")
+    high, low = max(board.bullseyes_a, board.bullseyes_b), min(board.bullseyes_a, board.bullseyes_b)
+    return f"forfeit: {absent} did not play; {present} wins {high}-{low}"
+
+
 class PublicBoardSerializer(serializers.Serializer):
     """A pairing with its live standing (``web.selectors.BoardSummary``)."""
 
@@ -72,7 +87,11 @@ class PublicBoardSerializer(serializers.Serializer):
     pair_a = serializers.SerializerMethodField()
     pair_b = serializers.SerializerMethodField()
     status = serializers.CharField()
-    result = serializers.CharField(help_text="`A won 2-1`, `B leads 1-0`, `level 1-1`, `not started`, `bye`.")
+    result = serializers.SerializerMethodField(
+        help_text="`A won 2-1`, `B leads 1-0`, `level 1-1`, `not started`, `bye`, `forfeit: B did not play; A wins "
+                  "2-0`, `forfeit: neither pair played`.")
+    result_source = serializers.CharField(source="board.result_source", help_text=RESULT_SOURCE_HELP)
+    forfeited = serializers.IntegerField(source="board.forfeited", allow_null=True, help_text=FORFEITED_HELP)
     games_won = serializers.ListField(child=serializers.IntegerField(), help_text="Finished games won (live).")
     confirmed_won = serializers.ListField(child=serializers.IntegerField(), help_text="Confirmed games won.")
     games_finished = serializers.IntegerField()
@@ -81,6 +100,9 @@ class PublicBoardSerializer(serializers.Serializer):
     current_score = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
     hands_played = serializers.IntegerField()
     help_called = serializers.BooleanField()
+
+    def get_result(self, summary: Any) -> str:
+        return forfeit_result(summary.board) or summary.result
 
     @extend_schema_field(ENTRY_SCHEMA)
     def get_pair_a(self, summary: Any) -> dict[str, Any] | None:
@@ -122,6 +144,8 @@ class PublicScorecardSerializer(serializers.Serializer):
     round = serializers.IntegerField(source="board.round.number")
     table = serializers.IntegerField(source="board.table", allow_null=True)
     status = serializers.CharField(source="board.status")
+    result_source = serializers.CharField(source="board.result_source", help_text=RESULT_SOURCE_HELP)
+    forfeited = serializers.IntegerField(source="board.forfeited", allow_null=True, help_text=FORFEITED_HELP)
     pair_a = serializers.SerializerMethodField()
     pair_b = serializers.SerializerMethodField()
     seating = serializers.JSONField(source="board.seating")

@@ -29,13 +29,13 @@ from .scoping import TournamentScopedMixin, organiser_object
 
 ROUND_EXAMPLE = {"id": 9, "tournament": 1, "number": 3, "status": "published", "match_format": None,
                  "needs_review": False, "feasibility": "guaranteed", "feasibility_note": "", "changes": [],
-                 "published_at": "2026-02-14T13:00:00-04:00", "closed_at": None, "boards": 8}
+                 "proposal": None, "published_at": "2026-02-14T13:00:00-04:00", "closed_at": None, "boards": 8}
 BOARD_SUMMARY = {"id": 41, "round": 3, "table": 3, "pair_a": {"entry": 12, "name": "Kenrick Baptiste & Ria Mohammed"},
                  "pair_b": {"entry": 15, "name": "Anand Rampersad & Joel Pierre"}, "status": "in_play",
                  "help_called": False, "needs_review": False, "disputed": False, "decided": False, "winner": None,
                  "is_draw": False, "all_confirmed": False, "bullseyes_a": 1, "bullseyes_b": 0,
                  "current_game": {"number": 2, "score": [6, 9], "status": "in_play"},
-                 "updated_at": "2026-02-14T13:41:07-04:00"}
+                 "updated_at": "2026-02-14T13:41:07-04:00", "result_source": "hands", "forfeited": None}
 
 
 def start_round(tournament: Any, number: int | None, user: Any) -> Round:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import transaction
 from django.db.models import QuerySet
 from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_view
 from rest_framework import viewsets
@@ -28,6 +29,7 @@ from tournaments.services import (
 )
 from tournaments.services.checkin import entry_details_set
 from tournaments.services.events import entry_substitute
+from tournaments.services.field import entry_enter_late, entry_withdraw
 
 from ..filters import EntryFilter, TournamentFilter
 from ..permissions import (
@@ -49,7 +51,8 @@ TOURNAMENT_EXAMPLE = {
     "entrant_type": "pairs", "pairing_system": "swiss", "match_format": {"kind": "first_to", "n": 2},
     "team_format": None, "rounds_planned": 5,
     "tiebreaks": list(formats.DEFAULT_TIE_BREAKS),
-    "bye_policy": formats.DEFAULT_BYE_POLICY.to_dict(), "club_avoidance": 2, "time_called": "void",
+    "bye_policy": formats.DEFAULT_BYE_POLICY.to_dict(), "forfeit_policy": formats.DEFAULT_FORFEIT_POLICY.to_dict(),
+    "grace_minutes": 15, "late_entry_bye": False, "club_avoidance": 2, "time_called": "void",
     "third_place_match": False, "qualifies_from": None, "created_at": "2026-01-10T18:00:00-04:00",
 }
 TOURNAMENT_REQUEST = {
@@ -60,7 +63,7 @@ TOURNAMENT_REQUEST = {
     "bye_policy": "league",
 }
 ENTRY_EXAMPLE = {"id": 12, "pair": 4, "pair_name": "Kenrick Baptiste & Ria Mohammed", "club": 1, "seed": 2,
-                 "withdrawn": False, "tags": ["ladies"], "fee_paid": True}
+                 "withdrawn": False, "withdrawn_from": None, "joins_from": None, "tags": ["ladies"], "fee_paid": True}
 
 
 def _examples(request: dict[str, Any], response: dict[str, Any]) -> list[OpenApiExample]:
@@ -142,13 +145,17 @@ class TournamentViewSet(viewsets.ModelViewSet):
 
 @extend_schema_view(
     list=extend_schema(tags=["entries"], summary="The pairs entered in a tournament", examples=_page(ENTRY_EXAMPLE)),
-    create=extend_schema(tags=["entries"], summary="Enter a pair",
-                         examples=_examples({"pair": 4, "seed": 2}, ENTRY_EXAMPLE)),
+    create=extend_schema(tags=["entries"], summary="Enter a pair; once play has begun, a late entry that joins the "
+                         "next round not drawn yet (`joins_from`; no bye in it unless `late_entry_bye`; 409 "
+                         "bracket_seated in a knockout)",
+                         examples=_examples({"pair": 4, "seed": 2}, ENTRY_EXAMPLE),
+                         responses={201: EntrySerializer, **error_responses(409)}),
     retrieve=extend_schema(tags=["entries"], summary="One entry", examples=_examples({}, ENTRY_EXAMPLE)[1:]),
     update=extend_schema(tags=["entries"], summary="Replace an entry (its pair is fixed once it has a board: 409)",
                          examples=_examples({"pair": 4, "seed": 2, "withdrawn": False}, ENTRY_EXAMPLE),
                          responses={200: EntrySerializer, **error_responses(409)}),
-    partial_update=extend_schema(tags=["entries"], summary="Change a seed, tags or the fee paid, or withdraw a pair",
+    partial_update=extend_schema(tags=["entries"], summary="Change a seed, tags or the fee paid, or withdraw a pair "
+                                 "(as `POST /entries/{id}/withdraw/` from the round in progress) or reinstate it",
                                  examples=[*_examples({"tags": ["ladies", "seniors"], "fee_paid": True},
                                                       {**ENTRY_EXAMPLE, "tags": ["ladies", "seniors"]}),
                                            OpenApiExample("Withdraw", value={"withdrawn": True}, request_only=True)],
@@ -173,13 +180,29 @@ class EntryViewSet(TournamentScopedMixin, viewsets.ModelViewSet):
         return context
 
     def perform_create(self, serializer: BaseSerializer[Entry]) -> None:
-        serializer.instance = entry_create(tournament=self.tournament, user=organiser_user(self.request),
-                                           **serializer.validated_data)
+        data = dict(serializer.validated_data)
+        if data.get("withdrawn"):
+            serializer.instance = entry_create(tournament=self.tournament, user=organiser_user(self.request), **data)
+            return
+        # once play has begun, a late entry: it joins the next round not drawn yet (before: an ordinary entry)
+        data.pop("withdrawn", None)
+        serializer.instance = entry_enter_late(tournament=self.tournament, user=organiser_user(self.request), **data)
 
     def perform_update(self, serializer: BaseSerializer[Entry]) -> None:
-        # pair, seed, withdrawn (entry_update), tags and fee paid, in one transaction
-        serializer.instance = entry_details_set(entry=serializer.instance, user=organiser_user(self.request),
-                                                **serializer.validated_data)
+        # pair, seed, reinstating (entry_update), tags and fee paid, in one transaction; withdrawing goes
+        # through entry_withdraw (as POST .../withdraw/ does), which mends the rounds already drawn
+        data = dict(serializer.validated_data)
+        user = organiser_user(self.request)
+        entry = serializer.instance
+        withdrawing = data.get("withdrawn") is True and not entry.withdrawn
+        if withdrawing:
+            data.pop("withdrawn")
+        with transaction.atomic():
+            entry = entry_details_set(entry=entry, user=user, **data)
+            if withdrawing:
+                entry_withdraw(entry=entry, user=user)
+                entry = Entry.objects.select_related("pair").get(pk=entry.pk)
+        serializer.instance = entry
 
     def perform_destroy(self, instance: Entry) -> None:
         entry_delete(entry=instance, user=organiser_user(self.request))

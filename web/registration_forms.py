@@ -65,8 +65,9 @@ class WithdrawForm(forms.Form):
     def __init__(self, *args: Any, first: int = 1, last: int = 1, **kwargs: Any) -> None:
         super().__init__(*args, initial={"from_round": first}, **kwargs)
         numbers = range(first, max(first, last) + 1)
-        self.fields["from_round"].choices = [
-            (n, f"Round {n}" + (" (the round in progress, or the next)" if n == first else "")) for n in numbers]
+        self.fields["from_round"].choices = [(n, f"Round {n}" + (" (now)" if n == first else "")) for n in numbers]
+        self.fields["from_round"].help_text = (f"Round {first} is the round in progress, or the next one to draw; "
+                                               "choose a later round if the pair plays on until then.")
 
 
 class ImportForm(forms.Form):

@@ -236,7 +236,7 @@ def _board_page(
 def _forfeit_context(tournament: Tournament, b: Board, summary: Any) -> dict[str, Any] | None:
     """What the board page's forfeit area shows: None for a bye; otherwise whether the round is open (a
     forfeit is recorded or cancelled only then), when the grace time ends, whether that is still to come
-    (before any hand), the forfeit in words, what a forfeit gives, and the team match's clubs."""
+    (before any hand), what a forfeit gives, and the team match's clubs."""
     if b.pair_b_id is None:
         return None
     round_ = b.round
@@ -252,7 +252,7 @@ def _forfeit_context(tournament: Tournament, b: Board, summary: Any) -> dict[str
     return {
         "open": is_open, "grace_ends": presenters.local_time(ends, tournament) if ends else "",
         "too_early": bool(ends and not played and timezone.now() < ends), "played": played,
-        "minutes": tournament.grace_minutes, "words": presenters.forfeit_words(b), "policy": policy,
+        "minutes": tournament.grace_minutes, "policy": policy,
         "match": match, "clubs": [c for c in ((match.club_a, match.club_b) if match else ()) if c is not None],
     }
 

@@ -72,7 +72,7 @@ class RoundField:
         return self.ids(NOT_CHECKED_IN)
 
     def counts(self) -> dict[str, int]:
-        out = {PRESENT: 0, ABSENT: 0, BYE: 0, NOT_CHECKED_IN: 0}
+        out = {PRESENT: 0, ABSENT: 0, BYE: 0, NOT_CHECKED_IN: 0, LATE: 0}
         for e in self.entries:
             out[e.state] += 1
         return out

@@ -24,6 +24,7 @@ STATUS_LABELS = {
     "awaiting_confirmation": "awaiting confirmation",
     "disputed": "disputed",
     "done": "done",
+    "forfeited": "forfeit",
 }
 
 
@@ -76,6 +77,11 @@ class BoardSummary:
         """``A won 2-1``, ``B leads 1-0``, ``level 1-1``, ``drawn 1-1`` or ``not started``."""
         if self.is_bye:
             return "bye"
+        if self.board.forfeited is not None:  # the match score is the board's: kept games and those awarded
+            if self.board.winner is None:
+                return "forfeit: neither pair played"
+            a, b = self.board.bullseyes_a, self.board.bullseyes_b
+            return f"{_side_letter(self.board.winner)} won {max(a, b)}-{min(a, b)} by forfeit"
         a, b = self.games_won
         if self.board.decided and self.board.is_draw:
             return f"drawn {a}-{b}"

@@ -47,6 +47,7 @@ from .audit import audit_record
 from .checkin import bye_offered, byes_clean, entry_bye_request, entry_tags_set, require_manager, tags_clean
 from .errors import Conflict, DomainError, ValidationFailed
 from .events import entry_create, entry_update
+from .field import entry_enter_late, next_undrawn_round
 from .imports import REQUIRED_COLUMNS, ImportResult, parse_pairs_csv
 from .people import club_create, pair_create, player_create
 
@@ -615,6 +616,9 @@ def _store(row: PreviewRow, tournament: Tournament, user: Actor, clubs: dict[str
             entry = entry_update(entry=entry, seed=row.seed, user=user)
         if row.actions.get("entry") == UPDATE:
             result.entries_updated += 1
+    elif next_undrawn_round(tournament) > 1:  # play has begun: a late entry joins the next round not drawn
+        entry = entry_enter_late(tournament=tournament, pair=pair, seed=row.seed, user=user)
+        result.entries_created += 1
     else:
         entry = entry_create(tournament=tournament, pair=pair, seed=row.seed, user=user)
         result.entries_created += 1

@@ -281,15 +281,21 @@ def _plan(tournament: Tournament, round_: Round, f: _Field) -> _Plan:
         status, note = look.outlook.status.value, look.outlook.reason
     else:
         status, note = _outlook(tournament, round_, f, draft)
-    return _Plan(_seats(draft, f.byes), draft, status, note, _proposal(look))
+    return _Plan(_seats(draft, f.byes), draft, status, note, _proposal(look, f.entries))
 
 
-def _proposal(look: LookAhead | None) -> dict[str, Any] | None:
+def _proposal(look: LookAhead | None, entries: dict[int, Entry]) -> dict[str, Any] | None:
     """The look-ahead's proposal as ``Round.proposal`` stores it (None when there is nothing to propose);
-    a message alone when no draft keeps a rematch-free finish."""
+    a message alone when no draft keeps a rematch-free finish. Pairs are named, not numbered."""
     if look is None or look.status is LookAheadStatus.NOT_NEEDED or not look.message:
         return None
-    out: dict[str, Any] = {"status": look.status.value, "message": look.message}
+    message = look.message
+    if look.proposal is not None and look.proposal.bye and look.best.bye:
+        ids = (look.proposal.bye.entrant, look.best.bye.entrant)
+        names = [str(entries[i].pair) if i in entries else str(i) for i in ids]
+        message = message.replace(f"gives the bye to {ids[0]} instead of {ids[1]}",
+                                  f"gives the bye to {names[0]} instead of {names[1]}")
+    out: dict[str, Any] = {"status": look.status.value, "message": message}
     if look.proposal is not None:
         draft = look.proposal
         out["boards"] = [[b.side0, b.side1, b.explanation] for b in sorted(draft.boards, key=lambda b: b.table)]

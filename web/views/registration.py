@@ -15,7 +15,6 @@ from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
@@ -24,7 +23,7 @@ from django.views.decorators.http import require_http_methods
 
 from tournaments import selectors
 from tournaments.errors import DomainError, ValidationFailed
-from tournaments.models import Club, Entry, Pair, Player, Tournament
+from tournaments.models import Tournament
 from tournaments.selectors import availability
 from tournaments.selectors.registry import registry_visible
 from tournaments.services import entry_delete
@@ -34,9 +33,8 @@ from tournaments.services.checkin import (
     entry_check_in,
     entry_details_set,
     entry_fee_paid_set,
-    entry_tags_set,
 )
-from tournaments.services.field import entry_enter_late, entry_withdraw, next_undrawn_round
+from tournaments.services.field import entry_withdraw, next_undrawn_round
 from tournaments.services.import_preview import (
     COLUMNS,
     MAX_BYTES,
@@ -47,7 +45,6 @@ from tournaments.services.import_preview import (
     pairs_import_commit,
     pairs_import_preview,
 )
-from tournaments.services.people import club_create, pair_create, player_create
 from web.http import found, public_page
 from web.permissions import organiser_tournament
 from web.presenters import withdraw_from_default, withdraw_preview
@@ -126,10 +123,13 @@ def entry_add(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST":
         if form.is_valid():
             try:
-                if late:
-                    entry = _enter_late(form.row(), tournament, request.user)
-                else:
-                    pairs_import_commit(rows=[form.row()], tournament=tournament, user=request.user)
+                # One row through the import (once play has begun it enters the pair late:
+                # services.field.entry_enter_late); a pair already entered is said so, not silently kept.
+                checked = pairs_import_check(rows=[form.row()], tournament=tournament, user=request.user)
+                if checked.rows[0].matched.get("entry"):
+                    text = "This pair is already entered."
+                    raise ValidationFailed("pair_already_entered", text, fields={"player_1": text})
+                pairs_import_commit(rows=[form.row()], tournament=tournament, user=request.user)
             except ImportRowsInvalid as exc:
                 _put_errors(form, exc.preview.rows[0].errors)
             except DomainError as exc:
@@ -140,7 +140,7 @@ def entry_add(request: HttpRequest, slug: str) -> HttpResponse:
             else:
                 name = f"{form.cleaned_data['player_1']} & {form.cleaned_data['player_2']}"
                 if late:
-                    messages.success(request, f"{name} entered late: joins in round {entry.joins_from or joins}"
+                    messages.success(request, f"{name} entered late: joins in round {joins}"
                                               f"{'' if tournament.late_entry_bye else ', without the bye in it'}.")
                 else:
                     messages.success(request, f"{name} entered.")
@@ -159,34 +159,6 @@ def _visible(model: Any, pk: int | None, user: Any) -> Any:
     if not pk:
         return None
     return registry_visible(model.objects.filter(pk=pk), user).first()
-
-
-def _enter_late(row: dict[str, Any], tournament: Tournament, user: Any) -> Entry:
-    """A pair added once play has begun: the row matched and checked as the one-row import does it
-    (``pairs_import_check``), its club, players and pair found or made by the registry services, and the
-    entry made by ``entry_enter_late`` (it joins the next round not drawn yet). The import's own commit
-    enters a pair with ``entry_create``, which would seat it from round 1."""
-    preview = pairs_import_check(rows=[row], tournament=tournament, user=user)
-    found_row = preview.rows[0]
-    if not found_row.ok:
-        raise ImportRowsInvalid(preview)
-    if found_row.matched.get("entry"):
-        text = "This pair is already entered."
-        raise ValidationFailed("pair_already_entered", text, fields={"player_1": text})
-    with transaction.atomic():
-        club = None
-        if found_row.values.get("club"):
-            club = _visible(Club, found_row.matched.get("club"), user) or club_create(
-                name=found_row.values["club"], user=user)
-        players = [_visible(Player, found_row.matched.get(column), user)
-                   or player_create(name=found_row.values[column], club=club, user=user)
-                   for column in ("player_1", "player_2")]
-        pair = _visible(Pair, found_row.matched.get("pair"), user) or pair_create(
-            player_1=players[0], player_2=players[1], club=club, seed=found_row.seed, user=user)
-        entry = entry_enter_late(tournament=tournament, pair=pair, user=user, seed=found_row.seed)
-        if found_row.tags:
-            entry = entry_tags_set(entry=entry, tags=found_row.tags, user=user)
-    return entry
 
 
 @login_required

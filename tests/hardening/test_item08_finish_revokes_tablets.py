@@ -8,6 +8,9 @@ read the status); set running again, every old token worked again.
   pairing codes not yet used; the tablets then answer 401.
 - ``PATCH status=running`` afterwards leaves them revoked (401), and an old pairing code does not pair.
 - Another tournament's tablets are untouched.
+
+Since issue 14 a PATCH of the status goes through ``tournament_finish`` / ``tournament_reopen``: finishing is
+refused while a round is open (409 ``round_open``), so these tests close round 1 first.
 """
 
 from __future__ import annotations
@@ -37,7 +40,17 @@ def api() -> APIClient:
     return APIClient()
 
 
+def _close_rounds(world: World) -> None:
+    from tournaments.models import Round
+    from tournaments.services import round_close
+
+    for round_ in Round.objects.filter(tournament=world.tournament).exclude(status="closed"):
+        round_close(round=round_, user=world.organiser, confirm_remaining=True)
+
+
 def _status(api: APIClient, world: World, status: str) -> None:
+    if status == "finished":
+        _close_rounds(world)
     response = api.patch(f"/api/v1/tournaments/{world.tournament.pk}/", {"status": status}, format="json",
                          **world.auth("organiser"))
     assert response.status_code == 200, response.content
@@ -66,10 +79,19 @@ def test_item08_finishing_revokes_the_tablets_and_running_again_does_not_bring_t
     assert api.get(BOARD, **world.auth("other_tablet")).status_code == 200
 
 
+def test_item08_finishing_with_a_round_open_is_refused_and_revokes_nothing(api, world):
+    response = api.patch(f"/api/v1/tournaments/{world.tournament.pk}/", {"status": "finished"}, format="json",
+                         **world.auth("organiser"))
+    assert response.status_code == 409 and response.json()["error"]["code"] == "round_open"
+    assert api.get(BOARD, **world.auth("tablet")).status_code == 200
+
+
 def test_item08_a_new_tablet_paired_after_running_again_works(api, world):
     _status(api, world, "finished")
     _status(api, world, "running")
     _, code = pairing_code_create(tournament=world.tournament, table=1, user=world.organiser)
     _, token = device_pair(code=code)
-    assert api.get(BOARD, HTTP_AUTHORIZATION=f"Device {token}").status_code == 200
+    answer = api.get(BOARD, HTTP_AUTHORIZATION=f"Device {token}")
+    # the new tablet is let in (not 401); round 1 was closed to finish, so its table has no board now
+    assert answer.status_code == 404 and answer.json()["error"]["code"] != "not_authenticated", answer.content
     assert api.get(BOARD, **world.auth("tablet")).status_code == 401

@@ -311,6 +311,18 @@ def tournament_update(*, tournament: Tournament, user: Actor, **changes: Any) ->
     locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if user is not None:
         require_organiser(user, locked.pk)
+    target = changes.get("status")
+    if target in (Tournament.Status.FINISHED, Tournament.Status.RUNNING) and locked.status != target and (
+            target == Tournament.Status.FINISHED or locked.status == Tournament.Status.FINISHED):
+        # Finishing and reopening are the end-of-event services (their checks, the frozen results, the tablets).
+        from .finish import tournament_finish, tournament_reopen
+
+        rest = {key: value for key, value in changes.items() if key != "status"}
+        if rest:
+            locked = tournament_update(tournament=locked, user=user, **rest)
+        if target == Tournament.Status.FINISHED:
+            return tournament_finish(tournament=locked, user=user)
+        return tournament_reopen(tournament=locked, user=user)
     values = tournament_settings_clean(changes, instance=locked)  # with the event's state (_check_when)
     changed = settings_changed(locked, values)
     if "qualifies_from" in changed:

@@ -23,7 +23,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from django.db.models import Q
 from django.utils import timezone
@@ -31,6 +30,7 @@ from django.utils import timezone
 from tournaments.formats import TIE_BREAKS, FormatError
 from tournaments.models import Board, StandingsSnapshot, Tournament
 from tournaments.models.querysets import RoundQuerySet
+from tournaments.selectors.clock import venue_zone
 
 from .prizes import Award, Payout, award_from_dict, money, ordinal, payout_from_awards, prizes_award
 from .public import tournament_entries
@@ -38,14 +38,6 @@ from .snapshots import Standings, club_standings, latest_snapshot, standings
 from .statistics import Record, tournament_stats
 
 FINAL_VERSION = 1
-
-
-def venue_zone(tournament: Tournament) -> Any:
-    """The event's time zone (the server's when the stored name is unknown)."""
-    try:
-        return ZoneInfo(tournament.time_zone)
-    except (KeyError, ValueError):
-        return timezone.get_current_timezone()
 
 
 def is_final(tournament: Tournament) -> bool:

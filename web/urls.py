@@ -97,6 +97,8 @@ urlpatterns = [
     path("", public.home, name="home"),
     path("t/<slug:slug>/", include(tournament_patterns)),
     path("tablet/", tablet.tablet, name="tablet"),
+    path("tablet/sw.js", tablet.service_worker, name="tablet_sw"),
+    path("tablet/manifest.webmanifest", tablet.manifest, name="tablet_manifest"),
     path("tablet/pair/", tablet.pair, name="tablet_pair_form"),
     path("tablet/pair/<str:code>", tablet.pair, name="tablet_pair"),
     path("console/", include(console_patterns)),

@@ -18,5 +18,9 @@ class LateHandsRequestSerializer(serializers.Serializer):
 
 
 class LateHandsResponseSerializer(serializers.Serializer):
-    received = serializers.ListField(child=serializers.CharField(), help_text="The keys now in the inbox.")
+    received = serializers.ListField(child=serializers.CharField(),
+                                     help_text="The keys taken: in the inbox, or already on the server.")
+    already_on_server = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="Keys this device's write already went through under (its answer was lost): not stored again.")
     table = serializers.IntegerField()

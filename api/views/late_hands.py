@@ -66,7 +66,8 @@ class LateHandsView(APIView):
         responses={201: LateHandsResponseSerializer, **error_responses(400, 401, 409, 429)},
         examples=[
             OpenApiExample("Late hand", value=EXAMPLE, request_only=True),
-            OpenApiExample("Received", value={"received": [EXAMPLE["hands"][0]["key"]], "table": 3},
+            OpenApiExample("Received", value={"received": [EXAMPLE["hands"][0]["key"]], "already_on_server": [],
+                                              "table": 3},
                            response_only=True, status_codes=["201"]),
         ],
     )
@@ -76,8 +77,8 @@ class LateHandsView(APIView):
             raise DeviceUnknown("device_unknown", "Send the tablet's token: `Authorization: Device <token>`.")
         serializer = LateHandsRequestSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        device, rows = late_hand_submit(token=token, entries=serializer.validated_data["hands"])
-        response = Response({"received": [row.key for row in rows], "table": device.table},
-                            status=status.HTTP_201_CREATED)
+        device, rows, already = late_hand_submit(token=token, entries=serializer.validated_data["hands"])
+        response = Response({"received": [row.key for row in rows] + already, "already_on_server": already,
+                             "table": device.table}, status=status.HTTP_201_CREATED)
         response["Cache-Control"] = "no-store"
         return response

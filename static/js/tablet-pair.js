@@ -57,6 +57,29 @@
     });
   }
 
+  /* Entries still on this tablet (not sent yet, or on their way to the organiser's late hands) stay
+   * visible here too; the scoring page sends them after pairing (docs/pages.md, "Tablet states"). */
+  function waiting() {
+    var box = document.getElementById("pair-waiting"), list = document.getElementById("pair-waiting-list");
+    if (!box) return;
+    var items = [];
+    try {
+      (JSON.parse(localStorage.getItem("hangjack.queue") || "[]") || []).forEach(function (q) { items.push([q.key, q.label, "waiting to be sent"]); });
+      (JSON.parse(localStorage.getItem("hangjack.late") || "[]") || []).forEach(function (l) {
+        if (l.status !== "delivered") items.push([l.key, l.label, "for the organiser's late hands"]);
+      });
+    } catch (e) { items = []; }
+    list.innerHTML = "";
+    items.forEach(function (it) {
+      var li = document.createElement("li");
+      li.setAttribute("data-key", it[0]);
+      li.textContent = it[1] + " — " + it[2];
+      list.appendChild(li);
+    });
+    box.hidden = !items.length;
+  }
+  waiting();
+
   form.addEventListener("submit", function (e) { e.preventDefault(); pair(input.value); });
   if (code) { input.value = code; pair(code); }
 })();

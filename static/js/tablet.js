@@ -2,12 +2,21 @@
  *
  * - The device token sits in localStorage ("hangjack.device") and goes in an Authorization header;
  *   never in a URL, never in a cookie.
+ * - Three small state machines (page, entry, queue) whose transitions are written in one table,
+ *   TRANSITIONS, below; docs/pages.md ("Tablet states") has the same table. Every state shows at least
+ *   one enabled action or a waiting message that says why.
+ * - Start-up always reads the board first (the server, else the last state kept in localStorage,
+ *   "hangjack.board"), then sends the queue.
  * - Every write (seating, hand, undo, confirmation, help call) goes through one ordered queue kept in
- *   localStorage ("hangjack.queue"), each entry with its own Idempotency-Key. Entries are sent one at a
- *   time, in order; a network failure keeps them and retries when the connection returns; a refusal
- *   stops the queue at that entry and asks the scorer to fix or discard it.
- * - Before sending a hand the page asks the engine for its reading (a dry-run preview) when it can;
- *   offline it shows the hand as entered, and the reading arrives once the hand is sent.
+ *   localStorage ("hangjack.queue"), each entry with its own Idempotency-Key, sent one at a time. A
+ *   network failure keeps them; a refusal stops the queue at that entry and shows Fix / Discard with the
+ *   server's reason. A refusal no fix can mend (the pairing revoked, the round closed, the event
+ *   finished) sends the entries to the organiser's inbox of late hands ("hangjack.late") and, for a
+ *   revoked pairing, says "pair again".
+ * - Check before send: online, Send is enabled only once the engine's reading (the preview) of the
+ *   current entry is on screen next to it; offline the hand is queued as entered, "reading on sending".
+ * - An offline shell: a service worker (/tablet/sw.js) keeps this page and its files; it takes a new
+ *   version only when the queue is empty.
  * - The screen is kept awake with the Wake Lock API where the browser allows; the page says so when
  *   it cannot.
  */
@@ -17,36 +26,106 @@
   var app = document.getElementById("app");
   if (!app) return;
   var API = {};
-  ["board", "seat", "preview", "hands", "undo", "confirm", "help"].forEach(function (k) {
+  ["board", "seat", "preview", "hands", "undo", "confirm", "help", "late"].forEach(function (k) {
     API[k] = app.getAttribute("data-api-" + k);
   });
-  var PAIR_URL = app.getAttribute("data-pair-url");
-  var K_DEVICE = "hangjack.device", K_QUEUE = "hangjack.queue", K_DRAFT = "hangjack.draft";
+  var K_DEVICE = "hangjack.device", K_QUEUE = "hangjack.queue", K_DRAFT = "hangjack.draft", K_BOARD = "hangjack.board";
+  var K_LATE = "hangjack.late", K_NOTICES = "hangjack.notices", K_JOURNAL = "hangjack.journal";
   var RANKS = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"];
   var SUITS = [["S", "♠", "spades"], ["H", "♥", "hearts"], ["D", "♦", "diamonds"], ["C", "♣", "clubs"]];
   var SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
   var LETTER = ["A", "B"];
 
+  // ---- the state machines ------------------------------------------------------------------------
+  /* One table: [machine, from states, event, to state]. An event a state does not list changes nothing
+   * (it is logged in window.hangjackTablet.log). docs/pages.md, "Tablet states", is this table in words. */
+  var PLAYING = ["loading", "no_connection", "waiting_for_round", "seating", "board", "match_over", "forfeited"];
+  var TRANSITIONS = [
+    ["page", ["start"], "no_token", "unpaired"],
+    ["page", ["start"], "token", "loading"],
+    ["page", PLAYING, "board_unseated", "seating"],
+    ["page", PLAYING, "board_in_play", "board"],
+    ["page", PLAYING, "board_over", "match_over"],
+    ["page", PLAYING, "board_forfeited", "forfeited"],
+    ["page", PLAYING, "no_board", "waiting_for_round"],
+    ["page", ["loading"], "unreachable_nothing_kept", "no_connection"],
+    ["page", ["no_connection"], "retry", "loading"],
+    ["page", PLAYING, "token_refused", "pair_again"],
+
+    ["entry", ["entering"], "check_online", "checking"],
+    ["entry", ["entering"], "check_offline", "ready_to_send"],
+    ["entry", ["checking"], "reading", "ready_to_send"],
+    ["entry", ["checking"], "refused", "entering"],
+    ["entry", ["checking"], "unreachable", "ready_to_send"],
+    ["entry", ["checking", "ready_to_send"], "changed", "entering"],
+    ["entry", ["checking", "ready_to_send"], "board_moved", "entering"],
+    ["entry", ["ready_to_send"], "send", "entering"],
+    ["entry", ["entering", "checking", "ready_to_send"], "fix", "entering"],
+
+    ["queue", ["idle", "waiting", "offline_queued"], "send_start", "sending"],
+    ["queue", ["sending"], "sent", "idle"],
+    ["queue", ["sending"], "gone_late", "idle"],
+    ["queue", ["sending"], "busy", "waiting"],
+    ["queue", ["sending", "idle", "waiting"], "unreachable", "offline_queued"],
+    ["queue", ["idle"], "enqueued_offline", "offline_queued"],
+    ["queue", ["sending", "idle"], "refused", "refused_fixable"],
+    ["queue", ["refused_fixable"], "discarded", "idle"],
+    ["queue", ["idle", "offline_queued", "waiting"], "emptied", "idle"],
+    ["queue", ["refused_fixable"], "fixed", "idle"],
+    ["queue", ["idle", "sending", "waiting", "offline_queued", "refused_fixable"], "token_refused", "refused_pair_again"]
+  ];
+  var state = { page: "start", entry: "entering", queue: "idle" };
+  var debug = window.hangjackTablet = { state: state, log: [], transitions: TRANSITIONS };
+  function go(machine, event) {
+    for (var i = 0; i < TRANSITIONS.length; i++) {
+      var t = TRANSITIONS[i];
+      if (t[0] === machine && t[2] === event && t[1].indexOf(state[machine]) !== -1) {
+        if (state[machine] !== t[3]) debug.log.push(machine + ": " + state[machine] + " -" + event + "-> " + t[3]);
+        state[machine] = t[3];
+        app.setAttribute("data-" + machine, t[3]);
+        return true;
+      }
+    }
+    debug.log.push(machine + ": " + state[machine] + " ignores " + event);
+    if (debug.log.length > 300) debug.log.splice(0, 100);
+    return false;
+  }
+
   var device = load(K_DEVICE);
   var queue = load(K_QUEUE) || [];
-  var server = null;          // the board state as the server last gave it
-  var noBoard = false;        // 404: no board at this table right now
+  var late = load(K_LATE) || [];          // entries sent (or being sent) to the organiser's late hands
+  var notices = load(K_NOTICES) || [];    // notices kept until the scorer taps OK
+  var kept = load(K_BOARD);               // {device, at, state}: the last board state read
+  var server = null;          // the board state as the server last gave it (or as kept)
+  var serverAt = 0;           // when it was read (ms)
+  var fromKept = false;       // the board shown is the kept copy (not read from the server this time)
   var reachable = true;       // what the last request told us
   var flushing = false;
+  var writes = 0;             // successful writes: a board read started before one is stale
   var retryTimer = null, retryDelay = 2000;
-  var preview = null;         // {sig, text, score, winner, offline}
+  var preview = null;         // {sig, text, events, score, winner, offline}
   var fixing = null;          // key of the refused queue entry being fixed
   var fieldErrors = {};       // API error fields shown next to the form
   var undoArmed = 0;
+  var swReg = null;
   var f = null;  // the hand being entered (restored from the draft below, once blankHand is defined)
 
   // ---- small helpers ---------------------------------------------------------------------------
   function $(id) { return document.getElementById(id); }
   function load(key) { try { return JSON.parse(localStorage.getItem(key) || "null"); } catch (e) { return null; } }
-  function store(key, value) { localStorage.setItem(key, JSON.stringify(value)); }
+  function store(key, value) { try { localStorage.setItem(key, JSON.stringify(value)); } catch (e) { /* full: keep going */ } }
   function saveQueue() { store(K_QUEUE, queue); }
   function saveDraft() { store(K_DRAFT, f); }
+  function saveLate() { store(K_LATE, late); }
   function clone(x) { return JSON.parse(JSON.stringify(x)); }
+  function deviceId() { return device ? String(device.device || (device.token || "").slice(0, 8)) : ""; }
+  /* What became of each entry, for the scorer's record and the chaos test: enqueued, sent, late, discarded. */
+  function journal(item, fate) {
+    var j = load(K_JOURNAL) || [];
+    j.push({ key: item.key, kind: item.kind, fate: fate, at: Date.now() });
+    if (j.length > 600) j = j.slice(-500);
+    store(K_JOURNAL, j);
+  }
   function h(tag, attrs, kids) {
     var el = document.createElement(tag);
     Object.keys(attrs || {}).forEach(function (k) {
@@ -80,6 +159,7 @@
     el.hidden = !text;
     if (text) setTimeout(function () { if (el.textContent === text) el.hidden = true; }, 6000);
   }
+  function clock(ms) { var d = new Date(ms); return ("0" + d.getHours()).slice(-2) + ":" + ("0" + d.getMinutes()).slice(-2); }
 
   // ---- the API ---------------------------------------------------------------------------------
   function call(method, url, body, key) {
@@ -100,12 +180,6 @@
 
   function errorOf(res) {
     return (res.body && res.body.error) || { message: "The server answered " + res.status + "." };
-  }
-
-  function lostPairing() {
-    localStorage.removeItem(K_DEVICE);
-    device = null;
-    render();
   }
 
   // ---- rules and a local estimate (offline only; the engine's answer is the truth) ---------------
@@ -196,24 +270,24 @@
   }
 
   // ---- readings ----------------------------------------------------------------------------------
+  /* One event of the engine's reading as a scorer says it; its side and points are shown beside it. */
+  function eventLine(e, rec) {
+    switch (e.kind) {
+      case "kick": return "Kick " + cardText(e.card);
+      case "gift": return "Gave one";
+      case "misdeal": return "Misdeal";
+      case "revoke": case "trump_revoke": return "Renege by " + LETTER[e.offender];
+      case "undertrump": return "Undertrump by " + LETTER[e.offender];
+      case "high": return "High" + (e.card ? " " + cardText(e.card) : "");
+      case "low": return "Low" + (e.card ? " " + cardText(e.card) : "");
+      case "jack": return "Jack";
+      case "hang_jack": return "Hang jack";
+      case "game": return "Game" + (rec && rec.game ? " (count " + rec.game[0] + "-" + rec.game[1] + ")" : "");
+      default: return e.kind;
+    }
+  }
   function readingOf(events, rec) {
-    var parts = [];
-    (events || []).forEach(function (e) {
-      var S = LETTER[e.side], p = e.points;
-      switch (e.kind) {
-        case "kick": parts.push("Kick " + cardText(e.card) + " +" + p + " to " + S); break;
-        case "gift": parts.push("Gave one +" + p + " to " + S); break;
-        case "misdeal": parts.push("Misdeal +" + p + " to " + S); break;
-        case "revoke": case "trump_revoke": case "undertrump":
-          parts.push((e.kind === "undertrump" ? "Undertrump" : "Renege") + " by " + LETTER[e.offender] + ": +" + p + " to " + S); break;
-        case "high": parts.push("High " + S); break;
-        case "low": parts.push("Low " + S); break;
-        case "jack": parts.push("Jack " + S + " +" + p); break;
-        case "hang_jack": parts.push("hang jack " + S + " +" + p); break;
-        case "game": parts.push("Game " + S + (rec && rec.game ? ": " + rec.game[0] + "-" + rec.game[1] : "")); break;
-        default: parts.push(e.kind + " " + S + " +" + p);
-      }
-    });
+    var parts = (events || []).map(function (e) { return eventLine(e, rec) + " " + LETTER[e.side] + " +" + e.points; });
     return parts.length ? parts.join("; ") : "No points scored";
   }
 
@@ -485,7 +559,7 @@
     } else {
       trickKids.push(h("p", { "class": "ends", text: "All " + need + " tricks are in. Check the hand." }));
     }
-    if (f.tricks.length) trickKids.push(h("button", { type: "button", "class": "secondary", onclick: function () {
+    if (f.tricks.length) trickKids.push(h("button", { type: "button", id: "take-back", "class": "secondary", onclick: function () {
       var t = f.tricks[f.tricks.length - 1]; t.pop(); if (!t.length) f.tricks.pop(); f.armed = null; changed();
     } }, ["Take back the last card"]));
     box.appendChild(section("hand.tricks", "Tricks", trickKids));
@@ -545,18 +619,15 @@
       if (kickCard(f.kicks[i]) && f.kicks[i].s !== first) { f.kicks = f.kicks.slice(0, i + 1); return; }
     }
   }
-  function changed() { trimKicks(); preview = null; fieldErrors = fixing ? fieldErrors : {}; saveDraft(); renderHand(); }
-
   function renderHand() {
     var form = $("hand-form");
-    var fixItem = fixing ? queue.filter(function (q) { return q.key === fixing; })[0] : null;
-    var v = fixItem ? view(queue.indexOf(fixItem)) : view();
-    if (fixItem) { v.game = fixItem.body.game; v.hand = fixItem.body.number; v.dealer = fixItem.body.hand.dealer; }
+    var at = entryPoint(), fixItem = at.fixItem, v = at.v;
+    v.game = at.game; v.hand = at.number; v.dealer = at.dealer;
     var dealer = v.dealer;
     var focusId = document.activeElement && document.activeElement.id;
     var box = $("hand-fields");
     box.innerHTML = "";
-    $("hand-h").textContent = (fixItem ? "Fix " : "") + "Game " + v.game + ", hand " + v.hand + (v.estimated ? " (score estimated until sent)" : "");
+    $("hand-h").textContent = (fixItem ? (fixItem.rebase ? "Enter again as " : "Fix ") : "") + "Game " + v.game + ", hand " + v.hand + (v.estimated ? " (score estimated until sent)" : "");
     box.appendChild(h("p", { "class": "dealer" }, [
       "Dealer: ", h("strong", { text: seatName(dealer) }), " · beggar: " + seatName((dealer + 1) % 4)
     ]));
@@ -568,7 +639,7 @@
       var kickKids = [];
       f.abandoned.forEach(function (d, i) {
         kickKids.push(h("p", { "class": "abandoned" }, ["Thrown-in deal: " + d.map(cardText).join(" ") + " (its kick points count) ",
-          h("button", { type: "button", "class": "small secondary", onclick: function () { f.abandoned.splice(i, 1); changed(); } }, ["Remove"])]));
+          h("button", { type: "button", id: "abandoned-remove-" + i, "class": "small secondary", onclick: function () { f.abandoned.splice(i, 1); changed(); } }, ["Remove"])]));
       });
       f.kicks.forEach(function (k, i) {
         var label = i === 0 ? "Kick" : "Kick after run " + i;
@@ -596,7 +667,7 @@
         if (st.exhausted) {
           box.appendChild(h("div", { "class": "fsec notice" }, [
             h("p", { text: "Three kicks of one suit: the pack ran out. The same dealer deals again; the kick points stay." }),
-            h("button", { type: "button", "class": "big", onclick: function () {
+            h("button", { type: "button", id: "redeal", "class": "big", onclick: function () {
               f.abandoned.push(completeKicks()); f.kicks = [{ r: null, s: null }]; f.beg = null; changed();
             } }, ["Record the redeal"])
           ]));
@@ -640,7 +711,7 @@
           return h("p", { "class": "count" }, [
             h("label", { "for": id, text: "Count for " + LETTER[side] + " " + pair(side).name }),
             h("input", { id: id, type: "number", inputmode: "numeric", min: "0", max: "80", value: f.game[side],
-              oninput: function (e) { f.game[side] = e.target.value; preview = null; saveDraft(); $("send").hidden = true; $("check").hidden = false; $("reading").hidden = true; } })
+              oninput: function (e) { f.game[side] = e.target.value; saveDraft(); invalidate(); } })
           ]);
         });
         box.appendChild(section("hand.game", "Game (card points in each side's tricks)", [h("div", { "class": "counts" }, inputs)]));
@@ -649,14 +720,15 @@
       if (!cardMode) {
       var penKids = f.penalties.map(function (p, i) {
         return h("p", { "class": "penalty" }, [penaltyWord(p.kind) + " by " + LETTER[p.side] + " ",
-          h("button", { type: "button", "class": "small secondary", onclick: function () { f.penalties.splice(i, 1); changed(); } }, ["Remove"])]);
+          h("button", { type: "button", id: "pen-remove-" + i, "class": "small secondary", onclick: function () { f.penalties.splice(i, 1); changed(); } }, ["Remove"])]);
       });
       var kinds = [{ value: "revoke", label: "Renege" }, { value: "trump_revoke", label: "Renege holding a top-five trump" }];
       if (rules().undertrump === "forbidden") kinds.push({ value: "undertrump", label: "Undertrump" });
-      penKids.push(h("details", { open: f.penalties.length ? true : null }, [h("summary", { text: "Add a penalty (renege)" }),
+      penKids.push(h("details", { open: f.penalties.length || f.penOpen ? true : null, ontoggle: function (e) { f.penOpen = e.target.open; } },
+        [h("summary", { id: "pen-open", text: "Add a penalty (renege)" }),
         chips("penk", "Offence", kinds, f.pen.kind, function (k) { f.pen.kind = k; saveDraft(); }),
         sideChips("pens", "By which side", f.pen.side, function (s) { f.pen.side = s; saveDraft(); }),
-        h("button", { type: "button", "class": "secondary", onclick: function () {
+        h("button", { type: "button", id: "pen-add", "class": "secondary", onclick: function () {
           if (f.pen.side === null) { flash("Choose the side that reneged."); return; }
           f.penalties.push({ kind: f.pen.kind, side: f.pen.side }); f.pen = { kind: "revoke", side: null }; changed();
         } }, ["Add this penalty"])
@@ -676,16 +748,60 @@
     return m ? m[1] : path;
   }
 
+  function changed() { trimKicks(); fieldErrors = fixing ? fieldErrors : {}; saveDraft(); invalidate(true); }
+  /* The entry changed: the reading on screen no longer applies, Send waits for a new check. */
+  function invalidate(redraw) {
+    preview = null;
+    checkSeq++;
+    go("entry", "changed");
+    if (redraw) renderHand(); else renderReading();
+  }
+
+  // ---- check before send ---------------------------------------------------------------------------
+  var checkSeq = 0;
+  function currentFix() { return fixing ? queue.filter(function (q) { return q.key === fixing; })[0] || null : null; }
+  /* Where the hand being entered goes: the next hand, or the refused entry being fixed (a hand the
+   * engine refused keeps its place; a hand the board moved past is entered again as the next one). */
+  function entryPoint() {
+    var fixItem = currentFix();
+    var v = fixItem ? view(queue.indexOf(fixItem)) : view();
+    if (fixItem && !fixItem.rebase) {
+      return { v: v, game: fixItem.body.game, number: fixItem.body.number, dealer: fixItem.body.hand.dealer, fixItem: fixItem };
+    }
+    return { v: v, game: v.game, number: v.hand, dealer: v.dealer, fixItem: fixItem };
+  }
+
   function renderReading() {
-    var r = $("reading");
-    if (!preview) { r.hidden = true; $("send").hidden = true; $("check").hidden = false; $("edit").hidden = true; return; }
+    var r = $("reading"), checking = state.entry === "checking";
     r.innerHTML = "";
-    r.appendChild(h("p", { "class": preview.offline ? "asentered" : "engine" }, [
-      h("strong", { text: preview.offline ? "As entered (checked when sent): " : "Engine's reading: " }), preview.text]));
-    if (preview.score) r.appendChild(h("p", { "class": "after" }, ["After this hand: A " + preview.score[0] + " – B " + preview.score[1] +
-      (preview.winner !== null && preview.winner !== undefined ? " · game to " + LETTER[preview.winner] + "!" : "")]));
+    if (checking) {
+      r.appendChild(h("p", { "class": "waiting", "data-waiting": "", text: "Checking the hand with the engine…" }));
+    } else if (!preview) {
+      r.appendChild(h("p", { "class": "hint", text: "Check the hand: the engine's reading appears here, then Send." }));
+    } else if (preview.offline) {
+      r.appendChild(h("p", { "class": "asentered" }, [h("strong", { text: "As entered, reading on sending: " }), preview.text]));
+      if (preview.why) r.appendChild(h("p", { "class": "why", text: preview.why }));
+    } else {
+      var list = h("ul", { "class": "events", "aria-label": "The engine's reading, event by event" });
+      (preview.events || []).forEach(function (e) {
+        list.appendChild(h("li", {}, [h("span", { text: eventLine(e, preview.rec) }),
+          h("strong", { "class": "pts side-" + "ab"[e.side], text: LETTER[e.side] + " +" + e.points })]));
+      });
+      if (!(preview.events || []).length) list.appendChild(h("li", { text: "No points scored" }));
+      r.appendChild(h("p", { "class": "engine" }, [h("strong", { text: "Engine's reading:" })]));
+      r.appendChild(list);
+    }
+    if (preview && preview.score) {
+      r.appendChild(h("p", { "class": "after" }, ["After this hand: A " + preview.score[0] + " – B " + preview.score[1] +
+        (preview.winner !== null && preview.winner !== undefined ? " · game to " + LETTER[preview.winner] + "!" : "") +
+        (preview.offline ? " (estimated)" : "")]));
+    }
     r.hidden = false;
-    $("check").hidden = true; $("send").hidden = false; $("edit").hidden = false;
+    $("check").disabled = checking;
+    $("check").textContent = checking ? "Checking…" : preview ? "Check again" : "Check hand";
+    $("check").className = "big" + (preview ? " secondary" : "");
+    $("send").disabled = !(preview && state.entry === "ready_to_send");
+    $("send").textContent = preview && preview.offline ? "Queue hand" : "Send hand";
   }
 
   function showErrors(err) {
@@ -697,64 +813,84 @@
   }
 
   function check() {
-    var fixItem = fixing ? queue.filter(function (q) { return q.key === fixing; })[0] : null;
-    var v = fixItem ? view(queue.indexOf(fixItem)) : view();
-    var dealer = fixItem ? fixItem.body.hand.dealer : v.dealer;
-    var game = fixItem ? fixItem.body.game : v.game;
-    var miss = missing(v, dealer);
+    if (state.entry === "checking" || !server) return;
+    var at = entryPoint();
+    var miss = missing(at.v, at.dealer);
     if (Object.keys(miss).length) { showErrors({ fields: miss, message: "" }); return; }
-    // The last answer no longer applies, a refusal being fixed included: the engine answers this check. (Kept
-    // on screen while the check was on its way, a stale refusal read as the answer to the fixed hand.)
+    // The last answer no longer applies, a refusal being fixed included: the engine answers this check.
     if (Object.keys(fieldErrors).length) { fieldErrors = {}; renderHand(); }
-    var rec = toRecord(v, dealer);
+    var rec = toRecord(at.v, at.dealer);
     var sig = JSON.stringify(rec);
-    var waitingBefore = queue.filter(function (q) { return !fixItem || queue.indexOf(q) < queue.indexOf(fixItem); }).length;
-    if (waitingBefore > 0 || !reachable) {
-      var est = estimate(v.score, rec);
-      preview = { sig: sig, text: asEntered(rec), score: est.score, winner: est.winner, offline: true };
+    var before = at.fixItem ? queue.indexOf(at.fixItem) : queue.length;
+    var waitingBefore = queue.slice(0, before).length;
+    function asEnteredOnly(why) {
+      var est = estimate(at.v.score, rec);
+      preview = { sig: sig, rec: rec, text: asEntered(rec), score: est.score, winner: est.winner, offline: true, why: why };
       fieldErrors = {};
+    }
+    if (waitingBefore > 0 || !reachable) {
+      asEnteredOnly(waitingBefore > 0 ? "The entries before it are still waiting; the engine reads it once they are in."
+        : "No connection: it is queued as entered and read by the engine when it is sent.");
+      go("entry", "check_offline");
       renderHand();
       return;
     }
-    $("check").disabled = true;
-    call("POST", boardUrl(API.preview), { game: game, hand: rec }).then(function (res) {
-      $("check").disabled = false;
+    var seq = ++checkSeq;
+    go("entry", "check_online");
+    renderReading();
+    call("POST", boardUrl(API.preview), { game: at.game, hand: rec }).then(function (res) {
+      if (seq !== checkSeq || state.entry !== "checking") return;  // the entry changed meanwhile
       setReachable(true);
       if (res.status === 200) {
         var result = res.body.result || {};
-        preview = { sig: sig, text: readingOf(result.events, rec), score: result.score, winner: result.winner, offline: false };
+        preview = { sig: sig, rec: rec, events: result.events || [], text: readingOf(result.events, rec),
+                    score: result.score, winner: result.winner, offline: false };
         fieldErrors = {};
+        go("entry", "reading");
         renderHand();
-      } else if (res.status === 401) { lostPairing(); }
-      else {
+      } else if (res.status === 401) {
+        go("entry", "refused");
+        tokenRefused(errorOf(res));
+      } else if (res.status === 429 || res.status >= 500) {
+        asEnteredOnly("The server is busy and did not check it: it is queued as entered.");
+        go("entry", "unreachable");
+        renderHand();
+      } else {
         var err = errorOf(res);
-        if (err.current) { server = err.current; }
+        go("entry", "refused");
+        if (err.current) applyBoard(err.current);
         showErrors(err);
+        render();
       }
     }, function () {
-      $("check").disabled = false;
+      if (seq !== checkSeq || state.entry !== "checking") return;
       setReachable(false);
-      var est = estimate(v.score, rec);
-      preview = { sig: sig, text: asEntered(rec), score: est.score, winner: est.winner, offline: true };
+      asEnteredOnly("No connection: it is queued as entered and read by the engine when it is sent.");
+      go("entry", "unreachable");
       renderHand();
     });
   }
 
   function send() {
-    if (!preview) return;
-    var fixItem = fixing ? queue.filter(function (q) { return q.key === fixing; })[0] : null;
-    if (fixItem) {
-      fixItem.body.hand = JSON.parse(preview.sig);
-      fixItem.form = clone(f);
-      fixItem.label = "Game " + fixItem.body.game + ", hand " + fixItem.body.number + ": " + asEntered(fixItem.body.hand);
-      delete fixItem.refused;
+    if (!preview || state.entry !== "ready_to_send" || !server) return;
+    var at = entryPoint();
+    var rec = JSON.parse(preview.sig);
+    if (at.fixItem) {
+      var item = at.fixItem;
+      item.body.hand = rec;
+      if (item.rebase) { item.body.game = at.game; item.body.number = at.number; }
+      item.form = clone(f);
+      item.label = "Game " + item.body.game + ", hand " + item.body.number + ": " + asEntered(rec);
+      item.reading = preview.offline ? null : preview.text;
+      delete item.refused; delete item.rebase;
       fixing = null;
+      journal(item, "fixed");
+      go("queue", "fixed");
     } else {
-      var v = view();
-      var rec = JSON.parse(preview.sig);
-      enqueue("hand", API.hands, { game: v.game, number: v.hand, hand: rec },
-        "Game " + v.game + ", hand " + v.hand + ": " + asEntered(rec), { form: clone(f), reading: preview.offline ? null : preview.text });
+      enqueue("hand", API.hands, { game: at.game, number: at.number, hand: rec },
+        "Game " + at.game + ", hand " + at.number + ": " + asEntered(rec), { form: clone(f), reading: preview.offline ? null : preview.text });
     }
+    go("entry", "send");
     var mode = f.mode;
     f = blankHand(); f.mode = mode; preview = null; fieldErrors = {};
     saveDraft(); saveQueue();
@@ -765,10 +901,12 @@
 
   // ---- the queue -----------------------------------------------------------------------------------
   function enqueue(kind, urlTpl, body, label, extra) {
-    var item = { key: uuid(), kind: kind, board: server.board, url: boardUrl(urlTpl), body: body, label: label, at: Date.now() };
+    var item = { key: uuid(), kind: kind, board: server.board, dev: deviceId(), url: boardUrl(urlTpl), body: body, label: label, at: Date.now() };
     Object.keys(extra || {}).forEach(function (k) { item[k] = extra[k]; });
     queue.push(item);
     saveQueue();
+    journal(item, "entered");
+    if (!reachable) go("queue", "enqueued_offline");
     return item;
   }
 
@@ -783,35 +921,73 @@
     retryDelay = Math.min(30000, retryDelay * 2);
   }
 
+  /* Refusals no fix can mend: the board is no longer the table's (round closed, another table's board),
+   * forfeited, or time was called before the game began. The entry goes to the organiser's late hands. */
+  function cannotMend(status, err) {
+    if (status === 403 || status === 404 && err.code === "no_current_board") return true;
+    return status === 409 && ["stale_board", "board_forfeited", "time_called", "round_not_open"].indexOf(err.code) !== -1;
+  }
+  /* A hand the board moved past (another tablet or the organiser entered that hand): it can be entered
+   * again as the board's next hand. */
+  function canRebase(item, status, err) {
+    return item.kind === "hand" && !!item.form && status === 409 && !!err.current && err.current.board === item.board &&
+      ["stale_game", "hand_number_taken", "hand_number_ahead", "game_over"].indexOf(err.code) !== -1 &&
+      !(err.current.result || {}).decided;
+  }
+  function fixable(item) {
+    return !!item && !!item.refused && item.kind === "hand" && !!item.form && !!server && server.board === item.board &&
+      (item.refused.status === 400 || !!item.refused.rebase);
+  }
+
   function flush() {
-    if (flushing || !device) return;
+    if (flushing || !device || ["start", "loading", "unpaired", "pair_again"].indexOf(state.page) !== -1) return;
     var item = queue[0];
-    if (!item) { refresh(); return; }
-    if (item.refused) { render(); return; }
+    if (!item) { go("queue", "emptied"); shellUpdate(); refresh(); return; }
+    if (item.refused) { go("queue", "refused"); render(); return; }
     flushing = true;
+    go("queue", "send_start");
     renderNet();
     call("POST", item.url, item.body, item.key).then(function (res) {
       flushing = false;
       setReachable(true);
+      if (queue[0] !== item) { render(); flush(); return; }  // discarded while on its way
       if (res.status >= 200 && res.status < 300) {
         retryDelay = 2000;
+        writes++;
         queue.shift();
         saveQueue();
+        journal(item, "sent");
+        go("queue", "sent");
         sent(item, res.body);
         render();
         flush();
         return;
       }
-      if (res.status === 401) { lostPairing(); return; }
-      if (res.status === 429 || res.status >= 500) { scheduleRetry(); render(); return; }
+      if (res.status === 401) { tokenRefused(errorOf(res)); return; }
+      if (res.status === 429 || res.status >= 500) { go("queue", "busy"); scheduleRetry(); render(); return; }
       var err = errorOf(res);
-      item.refused = { status: res.status, error: err };
+      if (cannotMend(res.status, err)) {
+        queue.shift();
+        saveQueue();
+        if (fixing === item.key) fixing = null;
+        toLate([item], err);
+        go("queue", "gone_late");
+        flash(item.label.split(":")[0] + " could not be sent (" + err.message + "). It went to the organiser's late hands.");
+        if (err.current && err.current.board) applyBoard(err.current);
+        render();
+        flush();
+        return;
+      }
+      item.refused = { status: res.status, error: err, rebase: canRebase(item, res.status, err) };
+      if (item.refused.rebase) item.rebase = true;
       saveQueue();
-      if (err.current) server = err.current;
+      go("queue", "refused");
+      if (err.current && err.current.board) applyBoard(err.current);
       render();
     }, function () {
       flushing = false;
       setReachable(false);
+      go("queue", "unreachable");
       scheduleRetry();
       render();
     });
@@ -820,58 +996,191 @@
   function sent(item, body) {
     var here = server && item.board === server.board;
     if (item.kind === "hand" && body) {
-      // The undo names the board's last hand: this one, even before the board is read again (a double tap
-      // right after the queue emptied used to name the last hand the tablet had read, and was refused).
-      if (here && body.id) server.last_hand_id = body.id;
+      // The undo names the board's last hand: this one, even before the board is read again.
+      if (here && body.id) { server.last_hand_id = body.id; server.can_undo = true; server.undo_reason = ""; }
       flash("Hand " + item.body.number + " of game " + item.body.game + " recorded: " + readingOf(body.events, item.body.hand) +
         (body.winner !== null && body.winner !== undefined ? ". Game to " + LETTER[body.winner] + "!" : ""));
     } else if (item.kind === "seat" || item.kind === "help") {
-      if (body && body.board) server = body;
-      if (item.kind === "help") flash("The organiser has been called to table " + server.table + ".");
+      if (body && body.board) applyBoard(body);
+      if (item.kind === "help") flash("The organiser has been called to table " + (server ? server.table : "") + ".");
     } else if (item.kind === "undo") {
-      if (here) server.last_hand_id = null;  // the hand before it is known once the board is read again
+      if (here) { server.last_hand_id = null; server.can_undo = false; server.undo_reason = "Reading the board…"; }
       flash("Hand " + (body && body.number) + " undone.");
     } else if (item.kind === "confirm") {
       flash("Pair " + item.body.side.toUpperCase() + (item.body.agrees ? " confirmed" : " refused") + " game " + item.body.game + ".");
     }
   }
 
+  /* The pairing is refused (revoked, or the event finished): every unsent entry goes to the late hands,
+   * and the page says "pair again". */
+  function tokenRefused(err) {
+    var items = queue.splice(0, queue.length);
+    saveQueue();
+    fixing = null;
+    go("queue", "token_refused");
+    if (items.length) toLate(items, err);
+    go("page", "token_refused");
+    render();
+  }
+
+  // ---- late hands: the organiser's inbox -------------------------------------------------------------
+  function toLate(items, err) {
+    items.forEach(function (item) {
+      if (late.some(function (l) { return l.key === item.key; })) return;
+      late.push({ key: item.key, kind: item.kind, board: item.board, label: item.label, body: item.body,
+                  reason: ((err.code ? err.code + ": " : "") + (err.message || "")).slice(0, 290), status: "sending", at: Date.now() });
+      journal(item, "late");
+    });
+    saveLate();
+    deliverLate();
+  }
+  var delivering = false, lateTimer = null;
+  function deliverLate() {
+    if (delivering || !device || !device.token) return;
+    var todo = late.filter(function (l) { return l.status === "sending"; }).slice(0, 50);
+    if (!todo.length) return;
+    delivering = true;
+    var body = { hands: todo.map(function (l) {
+      var payload = { kind: l.kind, label: l.label };
+      Object.keys(l.body || {}).forEach(function (k) { payload[k] = l.body[k]; });
+      return { key: l.key, board: l.board || null, payload: payload, reason: l.reason };
+    }) };
+    call("POST", API.late, body).then(function (res) {
+      delivering = false;
+      if (res.status === 201) {
+        var got = (res.body && res.body.received) || [], before = (res.body && res.body.already_on_server) || [];
+        late.forEach(function (l) {
+          if (got.indexOf(l.key) !== -1) { l.status = "delivered"; l.note = before.indexOf(l.key) !== -1 ? "it had reached the server" : ""; }
+        });
+        saveLate(); render(); deliverLate();
+      } else if (res.status === 429 || res.status >= 500) {
+        clearTimeout(lateTimer); lateTimer = setTimeout(deliverLate, 5000);
+      } else {
+        var err = errorOf(res);
+        todo.forEach(function (l) { l.status = "undelivered"; l.note = err.message; });
+        saveLate(); render();
+      }
+    }, function () {
+      delivering = false;
+      clearTimeout(lateTimer); lateTimer = setTimeout(deliverLate, 5000);
+    });
+  }
+
   // ---- board state -------------------------------------------------------------------------------
-  var refreshing = false;
+  function classify(s) {
+    var res = s.result || {};
+    if ((res.forfeited !== null && res.forfeited !== undefined) || s.status === "forfeited") return "board_forfeited";
+    if (!s.game_number && !seatQueued()) return "board_unseated";
+    if (view().over) return "board_over";
+    return "board_in_play";
+  }
+
+  /* A correction that cleared a game's confirmations after this tablet saw them: the pairs confirm again. */
+  function announceCorrections(prev, s) {
+    if (!prev || prev.board !== s.board) return;
+    (s.games || []).forEach(function (g) {
+      var before = (prev.games || []).filter(function (p) { return p.number === g.number; })[0];
+      if (!before || !(before.confirmed || (before.confirmations || []).length)) return;
+      if (g.status !== "finished" || g.confirmed || (g.confirmations || []).length) return;
+      var id = "confirm-again-" + s.board + "-" + g.number;
+      if (notices.some(function (n) { return n.id === id; })) return;
+      notices.push({ id: id, text: "The organiser corrected game " + g.number + ": its confirmations were cleared. " +
+        "Both pairs confirm it again (below)." });
+      store(K_NOTICES, notices);
+    });
+  }
+
+  function applyBoard(s) {
+    var prev = server && server.board === s.board ? server
+      : kept && kept.state && kept.device === deviceId() && kept.state.board === s.board ? kept.state : null;
+    announceCorrections(prev, s);
+    var moved = !server || server.board !== s.board || server.game_number !== s.game_number ||
+      server.next_hand_number !== s.next_hand_number || server.next_dealer !== s.next_dealer;
+    if (server && server.board !== s.board) { fixing = null; seatDraft = null; handSig = null; }
+    server = s;
+    serverAt = Date.now();
+    fromKept = false;
+    kept = { device: deviceId(), at: serverAt, state: s };
+    store(K_BOARD, kept);
+    if (moved && (state.entry === "checking" || state.entry === "ready_to_send") && !fixing) {
+      preview = null; checkSeq++; go("entry", "board_moved");
+    }
+    go("page", classify(s));
+  }
+
+  function useKept() {
+    if (kept && kept.state && kept.device === deviceId()) {
+      server = kept.state; serverAt = kept.at; fromKept = true;
+      go("page", classify(server));
+    } else {
+      go("page", "unreachable_nothing_kept");
+    }
+  }
+
+  var refreshing = false, starting = true;
   function refresh() {
-    if (!device || refreshing || flushing) return;
+    if (!device || !device.token || refreshing || flushing || state.page === "pair_again" || state.page === "unpaired") return;
     refreshing = true;
+    var before = writes;
     call("GET", API.board).then(function (res) {
       refreshing = false;
       setReachable(true);
-      if (res.status === 200) { noBoard = false; server = res.body; }
-      else if (res.status === 404) { noBoard = true; server = null; }
-      else if (res.status === 401) { lostPairing(); return; }
-      render();
-    }, function () { refreshing = false; setReachable(false); render(); });
+      if (res.status === 401) { tokenRefused(errorOf(res)); return; }
+      if (before !== writes) { render(); setTimeout(refresh, 0); return; }  // a write landed meanwhile: read again
+      if (res.status === 200) { applyBoard(res.body); }
+      else if (res.status === 404) { server = null; fromKept = false; go("page", "no_board"); }
+      else if (state.page === "loading") { useKept(); }
+      afterRead();
+    }, function () {
+      refreshing = false;
+      setReachable(false);
+      if (state.page === "loading") useKept();
+      afterRead();
+    });
+  }
+  function afterRead() {
+    render();
+    if (starting) { starting = false; flush(); deliverLate(); }
   }
 
   // ---- panels -----------------------------------------------------------------------------------------
   function renderNet() {
     var waiting = queue.length;
     var net = $("net");
-    var text = !reachable ? "Offline" : flushing ? "Sending…" : "Online";
+    var text = !reachable ? "Offline" : state.queue === "sending" ? "Sending…" : state.queue === "waiting" ? "Server busy: retrying" : "Online";
     if (waiting) text += " · " + waiting + " waiting";
     net.textContent = text;
     net.className = "net " + (!reachable ? "off" : waiting ? "busy" : "on");
   }
 
+  function show(id, yes) { $(id).hidden = !yes; }
+
   function render() {
+    if (server && ["seating", "board", "match_over", "forfeited"].indexOf(state.page) !== -1) go("page", classify(server));
+    var page = state.page;
     renderNet();
+    renderNotices();
+    renderRefused();
+    renderQueue();
+    renderLate();
     var paired = !!(device && device.token);
-    $("unpaired").hidden = paired;
     $("where").textContent = paired ? "Table " + (device.table || "?") + (device.tournament ? " · " + device.tournament.name : "") : "Scoring tablet";
-    if (!paired) { $("board").hidden = true; $("waiting").hidden = true; return; }
-    $("waiting").hidden = !(noBoard && !server);
-    $("board").hidden = !server;
-    if (!server) { if (!noBoard) $("waiting-text").textContent = "Loading the board…"; return; }
+    show("unpaired", page === "unpaired");
+    show("pair-again", page === "pair_again");
+    show("loading", page === "loading" || page === "no_connection" || page === "start");
+    $("loading-text").textContent = page === "no_connection"
+      ? "No connection, and this tablet has no board kept from before. Check the Wi-Fi, then try again."
+      : "Loading the board from the server…";
+    show("retry", page === "no_connection");
+    show("waiting", page === "waiting_for_round");
+    var onBoard = ["seating", "board", "match_over", "forfeited"].indexOf(page) !== -1 && !!server;
+    show("board", onBoard);
+    if (!onBoard) { $("clock").hidden = true; show("kept-note", false); return; }
     var s = server;
     $("where").textContent = "Table " + s.table + " · round " + s.round + (device.tournament ? " · " + device.tournament.name : "");
+    show("kept-note", fromKept);
+    if (fromKept) $("kept-note").textContent = "Offline: the board as this tablet last read it at " + clock(serverAt) + ". Hands you enter are queued.";
+    renderClock();
     var v = view();
     $("name-a").textContent = pair(0).name; $("name-b").textContent = pair(1).name;
     $("score-a").textContent = v.score[0]; $("score-b").textContent = v.score[1];
@@ -879,38 +1188,84 @@
     $("game-line").textContent = v.game ? "Game " + v.game + (v.over ? "" : " · hand " + v.hand) + " · to " + target() +
       (v.estimated ? " · score estimated until the waiting hands are sent" : "") + (s.help_called ? " · organiser called" : "") : "";
 
-    renderRefused();
     renderConfirm();
-    var needsSeating = !s.game_number && !seatQueued();
-    $("seating-panel").hidden = !needsSeating;
-    if (needsSeating) renderSeating();
-    var over = v.over;
-    $("done-panel").hidden = !over || needsSeating;
-    if (over) {
+    show("seating-panel", page === "seating");
+    if (page === "seating") renderSeating();
+    show("done-panel", page === "match_over" || page === "forfeited");
+    if (page === "forfeited") {
+      var who = (s.result || {}).forfeited;
+      $("done-h").textContent = "Board forfeited";
+      $("done-text").textContent = "The organiser recorded this board as a forfeit (" +
+        (who === 2 ? "neither pair played" : "pair " + LETTER[who] + " (" + pair(who).name + ") did not play") +
+        "). Nothing is entered here; this page moves to the next round's board by itself.";
+    } else if (page === "match_over") {
       var res = s.result || {};
+      $("done-h").textContent = "Board finished";
       $("done-text").textContent = (res.decided && res.winner !== null ? "Pair " + LETTER[res.winner] + " won the board " : "The board's match is decided ") +
-        v.won[0] + "-" + v.won[1] + ". " + (res.all_confirmed ? "All games confirmed. Wait for the next round." : "Each pair confirms its games above.");
+        v.won[0] + "-" + v.won[1] + ". " + (res.all_confirmed ? "All games confirmed. Wait for the next round: this page moves to it by itself." : "Each pair confirms its games above.");
     }
-    var refusedHand = queue.some(function (q) { return q.refused; });
-    if (needsSeating || over || (refusedHand && !fixing)) { $("hand-form").hidden = true; handSig = null; }
+    var refusedFirst = queue.length && queue[0].refused;
+    if (page !== "board" || (refusedFirst && !fixing)) { $("hand-form").hidden = true; handSig = null; }
     else {
-      var sig = [s.board, v.game, v.hand, v.dealer, v.score.join("-"), fixing, JSON.stringify(fieldErrors), !!preview].join("|");
+      var at = entryPoint();
+      var sig = [s.board, at.game, at.number, at.dealer, at.v.score.join("-"), fixing, JSON.stringify(fieldErrors), state.entry].join("|");
       if (sig !== handSig || $("hand-form").hidden) { handSig = sig; renderHand(); }
     }
-    renderQueue();
     renderHistory();
-    $("undo").disabled = !(queue.some(function (q) { return q.kind === "hand"; }) || s.last_hand_id);
+    renderUndo();
+    show("undo", page === "board" || page === "match_over");
+    show("undo-reason", (page === "board" || page === "match_over") && $("undo").disabled && !!$("undo-reason").textContent);
+  }
+
+  function renderUndo() {
+    var queuedHand = queue.some(function (q) { return q.kind === "hand"; });
+    var serverSays = server.can_undo === undefined ? !!server.last_hand_id : !!server.can_undo && !!server.last_hand_id;
+    var pendingUndo = queue.some(function (q) { return q.kind === "undo" && !q.refused; });
+    $("undo").disabled = !(queuedHand || (serverSays && !pendingUndo));
+    $("undo-reason").textContent = $("undo").disabled
+      ? (pendingUndo ? "An undo is waiting to be sent." : server.undo_reason || (server.last_hand_id ? "" : "No hand to undo yet.")) : "";
+  }
+
+  function renderClock() {
+    var el = $("clock"), c = server && server.clock;
+    if (!c || (!c.ends_at && !c.time_called)) { el.hidden = true; return; }
+    el.hidden = false;
+    var left = c.seconds_left === null || c.seconds_left === undefined ? null
+      : Math.max(0, c.seconds_left - Math.floor((Date.now() - serverAt) / 1000));
+    if (c.time_called || left === 0) {
+      el.className = "clock called";
+      el.textContent = "Time called: finish the hand in play. No new game starts.";
+      return;
+    }
+    var m = Math.ceil(left / 60);
+    el.className = "clock" + (m <= 5 ? " soon" : "");
+    el.textContent = "Round ends " + (c.ends_local || "?") + " · " + (m >= 60 ? Math.floor(m / 60) + " h " + (m % 60) + " min" : m + " min") + " left";
+  }
+
+  function renderNotices() {
+    var box = $("notices");
+    box.innerHTML = "";
+    notices.forEach(function (n) {
+      box.appendChild(h("div", { "class": "notice", role: "status" }, [h("p", { text: n.text }),
+        h("button", { type: "button", id: "notice-ok-" + n.id, "class": "small secondary", onclick: function () {
+          notices = notices.filter(function (x) { return x.id !== n.id; }); store(K_NOTICES, notices); render();
+        } }, ["OK"])]));
+    });
+    box.hidden = !notices.length;
   }
 
   function renderRefused() {
-    var item = queue.filter(function (q) { return q.refused; })[0];
-    $("refused").hidden = !item || fixing === item.key;
+    var item = queue.length && queue[0].refused ? queue[0] : null;
+    show("refused", !!item && fixing !== item.key);
     if (!item) return;
     var err = item.refused.error || {};
     var fields = err.fields ? Object.keys(err.fields).map(function (k) { return err.fields[k]; }).filter(function (m) { return m !== err.message; }) : [];
-    $("refused-text").textContent = item.label + " — " + (err.message || "refused") + (fields.length ? " " + fields.join(" ") : "") +
+    $("refused-h").textContent = "Refused: " + item.label.split(":")[0];
+    $("refused-text").textContent = (err.message || "refused") + (fields.length ? " " + fields.join(" ") : "") +
       " Nothing after it is sent until you fix or discard it.";
-    $("refused-fix").hidden = !(item.kind === "hand" && item.refused.status === 400 && item.form);
+    var canFix = fixable(item);
+    show("refused-fix", canFix);
+    $("refused-fix").textContent = item.refused.rebase ? "Enter it again as the next hand" : "Fix it";
   }
 
   var confirmSig = null;
@@ -922,15 +1277,14 @@
     if (sig === confirmSig) return;
     confirmSig = sig;
     list.innerHTML = "";
-    // Games the waiting hands finish are confirmed once they reach the server.
     $("confirm-panel").hidden = !games.length;
     games.forEach(function (g) {
       var words = g.confirmations || [];
       var box = h("div", { "class": "confirm-game" }, [h("p", { "class": "big-line" }, [
-        "Game " + g.number + ": A " + g.score[0] + " – B " + g.score[1] + ", bullseye to " + LETTER[g.winner] + "."])]);
+        "Game " + g.number + ": A " + g.score[0] + " – B " + g.score[1] + (g.winner !== null && g.winner !== undefined ? ", bullseye to " + LETTER[g.winner] + "." : ".")])]);
       ["a", "b"].forEach(function (side) {
         var word = words.filter(function (w) { return w.party === side; })[0];
-        var queued = queue.filter(function (q) { return q.kind === "confirm" && q.body.game === g.number && q.body.side === side; })[0];
+        var queued = queue.filter(function (q) { return q.kind === "confirm" && q.board === server.board && q.body.game === g.number && q.body.side === side; })[0];
         var name = pair(side === "a" ? 0 : 1).name;
         if (word || queued) {
           var agrees = word ? word.agrees : queued.body.agrees;
@@ -939,10 +1293,10 @@
           return;
         }
         var reasonId = "reason-" + g.number + "-" + side;
-        var refuse = h("details", { "class": "refuse" }, [h("summary", { text: "Pair " + side.toUpperCase() + ": refuse this result" }),
+        var refuse = h("details", { "class": "refuse" }, [h("summary", { id: "refuse-open-" + g.number + "-" + side, text: "Pair " + side.toUpperCase() + ": refuse this result" }),
           h("p", {}, [h("label", { "for": reasonId, text: "What is wrong? (the organiser will come)" }),
             h("textarea", { id: reasonId, rows: "2", maxlength: "300" })]),
-          h("button", { type: "button", "class": "big danger", onclick: function () {
+          h("button", { type: "button", id: "refuse-" + g.number + "-" + side, "class": "big danger", onclick: function () {
             var reason = $(reasonId).value.trim();
             if (!reason) { flash("Say what is wrong before refusing."); $(reasonId).focus(); return; }
             enqueue("confirm", API.confirm, { game: g.number, side: side, agrees: false, reason: reason }, "Pair " + side.toUpperCase() + " refuses game " + g.number);
@@ -950,7 +1304,7 @@
             render(); flush();
           } }, ["Refuse and call the organiser"])]);
         box.appendChild(h("div", { "class": "confirm-side" }, [
-          h("button", { type: "button", "class": "big go", onclick: function () {
+          h("button", { type: "button", id: "confirm-" + g.number + "-" + side, "class": "big go", onclick: function () {
             enqueue("confirm", API.confirm, { game: g.number, side: side, agrees: true }, "Pair " + side.toUpperCase() + " confirms game " + g.number);
             render(); flush();
           } }, ["Pair " + side.toUpperCase() + " (" + name + "): confirm game " + g.number]),
@@ -1002,16 +1356,40 @@
     list.innerHTML = "";
     $("queue-panel").hidden = !queue.length;
     queue.forEach(function (q, i) {
-      var state = q.refused ? "refused" : (i === 0 && flushing ? "sending" : reachable ? "waiting" : "waiting for the connection");
-      list.appendChild(h("li", { "class": q.refused ? "bad" : "" }, [q.label + " — " + state]));
+      var st = q.refused ? "refused: " + ((q.refused.error || {}).message || "see above")
+        : i === 0 && flushing ? "sending" : reachable ? "waiting" : "waiting for the connection";
+      if (!q.refused && q.kind === "hand" && !q.reading) st += " (reading on sending)";
+      list.appendChild(h("li", { "class": q.refused ? "bad" : "", "data-key": q.key, "data-kind": q.kind }, [q.label + " — " + st]));
     });
+  }
+
+  function renderLate() {
+    var list = $("late-list");
+    list.innerHTML = "";
+    $("late-panel").hidden = !late.length;
+    if (!late.length) return;
+    late.forEach(function (l) {
+      var st = l.status === "delivered" ? (l.note ? "on the server: " + l.note : "with the organiser (late hands)")
+        : l.status === "undelivered" ? "not delivered: " + (l.note || "refused") : "sending to the organiser…";
+      var kids = [l.label + " — " + st];
+      if (l.status === "undelivered") {
+        kids.push(h("button", { type: "button", id: "late-retry-" + l.key.slice(0, 8), "class": "small", onclick: function () { l.status = "sending"; saveLate(); render(); deliverLate(); } }, ["Try again"]));
+        kids.push(h("button", { type: "button", id: "late-discard-" + l.key.slice(0, 8), "class": "small secondary", onclick: function () {
+          late = late.filter(function (x) { return x !== l; }); saveLate(); journal(l, "discarded"); render();
+        } }, ["Discard"]));
+      }
+      list.appendChild(h("li", { "class": l.status === "delivered" ? "ok" : l.status === "undelivered" ? "bad" : "", "data-key": l.key,
+        "data-late": l.status, "data-waiting": l.status === "sending" ? "" : null }, kids));
+    });
+    var done = late.filter(function (l) { return l.status === "delivered"; }).length;
+    show("late-clear", done > 0);
   }
 
   function renderHistory() {
     var list = $("history");
     list.innerHTML = "";
     var hands = (server.hands || []).slice().reverse();
-    queue.filter(function (q) { return q.kind === "hand" && !q.refused; }).slice().reverse().forEach(function (q) {
+    queue.filter(function (q) { return q.kind === "hand" && !q.refused && q.board === server.board; }).slice().reverse().forEach(function (q) {
       list.appendChild(h("li", { "class": "pending" }, [h("strong", { text: "G" + q.body.game + " hand " + q.body.number + " (waiting): " }), asEntered(q.body.hand)]));
     });
     hands.forEach(function (hd) {
@@ -1024,8 +1402,13 @@
   // ---- actions ------------------------------------------------------------------------------------
   $("check").addEventListener("click", check);
   $("send").addEventListener("click", send);
-  $("edit").addEventListener("click", function () { preview = null; renderHand(); });
   $("hand-form").addEventListener("submit", function (e) { e.preventDefault(); });
+  $("retry").addEventListener("click", function () { go("page", "retry"); render(); refresh(); });
+  $("check-now").addEventListener("click", function () { refresh(); });
+  $("done-check").addEventListener("click", function () { refresh(); });
+  $("late-clear").addEventListener("click", function () {
+    late = late.filter(function (l) { return l.status !== "delivered"; }); saveLate(); render();
+  });
 
   $("seating-form").addEventListener("submit", function (e) {
     e.preventDefault();
@@ -1037,6 +1420,7 @@
   });
 
   $("undo").addEventListener("click", function () {
+    if ($("undo").disabled) return;
     var lastQueued = -1;
     queue.forEach(function (q, i) { if (q.kind === "hand") lastQueued = i; });
     var what = lastQueued >= 0 ? queue[lastQueued].label.split(":")[0] : "the last hand sent";
@@ -1049,17 +1433,18 @@
     undoArmed = 0;
     $("undo").textContent = "Undo last hand";
     if (flushing && lastQueued === 0) { flash("That hand is being sent right now; tap Undo again in a moment."); return; }
-    if (lastQueued >= 0 && lastQueued === queue.length - 1 || (lastQueued >= 0 && queue[lastQueued].refused)) {
+    if (lastQueued >= 0 && (lastQueued === queue.length - 1 || queue[lastQueued].refused)) {
       var item = queue.splice(lastQueued, 1)[0];
       if (fixing === item.key) fixing = null;
       saveQueue();
+      journal(item, "discarded");
+      if (item.refused) go("queue", "discarded");
       flash(item.label.split(":")[0] + " removed before it was sent.");
       render(); flush();
       return;
     }
-    if (queue.some(function (q) { return q.kind === "undo"; })) { flash("An undo is already waiting; wait for the connection to undo more."); return; }
-    if (!server.last_hand_id) {
-      flash(refreshing || flushing ? "Reading the board; tap Undo again in a moment." : "There is no hand to undo.");
+    if (!server.last_hand_id || server.can_undo === false) {
+      flash(server.undo_reason || (refreshing || flushing ? "Reading the board; tap Undo again in a moment." : "There is no hand to undo."));
       return;
     }
     enqueue("undo", API.undo, { hand: server.last_hand_id }, "Undo the last hand");
@@ -1067,31 +1452,37 @@
   });
 
   $("help").addEventListener("click", function () {
+    if (!server) return;
     enqueue("help", API.help, undefined, "Call the organiser");
     render(); flush();
   });
 
   $("refused-drop").addEventListener("click", function () {
-    var item = queue.filter(function (q) { return q.refused; })[0];
+    var item = queue.length && queue[0].refused ? queue[0] : null;
     if (!item) return;
-    queue.splice(queue.indexOf(item), 1);
+    queue.shift();
     if (fixing === item.key) fixing = null;
     saveQueue();
+    journal(item, "discarded");
+    go("queue", "discarded");
     flash(item.label.split(":")[0] + " discarded.");
-    refreshAfterDiscard();
+    render();
+    if (!queue.length) refresh(); else flush();
   });
-  function refreshAfterDiscard() { render(); if (!queue.length) refresh(); else flush(); }
 
   $("refused-fix").addEventListener("click", function () {
-    var item = queue.filter(function (q) { return q.refused; })[0];
-    if (!item || !item.form) return;
+    var item = queue.length && queue[0].refused ? queue[0] : null;
+    if (!fixable(item)) return;
     fixing = item.key;
-    f = clone(item.form);
+    f = Object.assign(blankHand(), clone(item.form));
     preview = null;
-    fieldErrors = item.refused.error.fields || { hand: item.refused.error.message };
+    checkSeq++;
+    go("entry", "fix");
+    fieldErrors = item.refused.rebase ? { hand: item.refused.error.message + " Check it again as the board's next hand." }
+      : item.refused.error.fields || { hand: item.refused.error.message };
     render();
-    var first = document.querySelector("#hand-fields .invalid");
-    if (first) first.scrollIntoView({ block: "center" });
+    var first = document.querySelector("#hand-fields .invalid") || $("hand-form");
+    if (first && first.scrollIntoView) first.scrollIntoView({ block: "center" });
   });
 
   // ---- the screen stays awake -----------------------------------------------------------------------
@@ -1118,22 +1509,48 @@
     });
   }
   document.addEventListener("visibilitychange", function () {
-    if (document.visibilityState === "visible") { if (!lock) wake(); refresh(); flush(); }
+    if (document.visibilityState === "visible") { if (!lock) wake(); tick(); }
   });
   document.addEventListener("click", function () { if (!lock && window.isSecureContext && "wakeLock" in navigator) wake(); }, { once: true });
 
-  window.addEventListener("online", function () { retryDelay = 2000; flush(); });
-  window.addEventListener("offline", function () { setReachable(false); render(); });
+  window.addEventListener("online", function () { retryDelay = 2000; setReachable(true); tick(); });
+  window.addEventListener("offline", function () { setReachable(false); if (!flushing && queue.length) go("queue", "unreachable"); render(); });
 
-  // ---- start ----------------------------------------------------------------------------------------
+  // ---- the offline shell: the service worker ----------------------------------------------------------
+  function registerShell() {
+    var url = app.getAttribute("data-sw"), scope = app.getAttribute("data-sw-scope");
+    if (!url || !("serviceWorker" in navigator) || !window.isSecureContext) return;
+    navigator.serviceWorker.register(url, { scope: scope }).then(function (reg) {
+      swReg = reg;
+      reg.addEventListener("updatefound", function () {
+        var w = reg.installing;
+        if (w) w.addEventListener("statechange", shellUpdate);
+      });
+      shellUpdate();
+    }, function () { /* no offline shell: the page still works online */ });
+  }
+  /* A new version of the shell waits until the queue is empty, then takes over (used from the next load). */
+  function shellUpdate() {
+    if (swReg && swReg.waiting && !queue.length && !flushing) swReg.waiting.postMessage("activate-now");
+  }
+
+  // ---- start: the board first (the server, else the state kept), then the queue -----------------------
+  function tick() {
+    if (document.hidden || !device || !device.token) return;
+    if (state.page === "pair_again") { deliverLate(); return; }
+    if (queue.length && !queue[0].refused && !flushing) flush();
+    else refresh();
+    deliverLate();
+  }
+  go("page", device && device.token ? "token" : "no_token");
+  app.setAttribute("data-entry", state.entry);
+  app.setAttribute("data-queue", state.queue);
   render();
   wake();
+  registerShell();
   if (device && device.token) {
-    if (queue.length) flush(); else refresh();
-    setInterval(function () {
-      if (document.hidden) return;
-      if (queue.length && !queue[0].refused) flush();
-      else if (!queue.length) refresh();
-    }, 10000);
+    refresh();
+    setInterval(tick, 10000);
+    setInterval(function () { if (server && state.page !== "pair_again") renderClock(); }, 15000);
   }
 })();

@@ -39,7 +39,7 @@ def test_a_revoked_tablet_sends_its_unsent_hands_to_the_inbox_once(api: Any, wor
     first, second = entry(world.board.pk), entry(world.board.pk, number=4)
     response = send(api, world.tablet_token, [first, second])
     assert response.status_code == 201, response.content
-    assert response.json() == {"received": [first["key"], second["key"]], "table": 1}
+    assert response.json() == {"received": [first["key"], second["key"]], "already_on_server": [], "table": 1}
     assert response["Cache-Control"] == "no-store"
     again = send(api, world.tablet_token, [first])  # the tablet did not hear the answer and sends again
     assert again.status_code == 201 and again.json()["received"] == [first["key"]]
@@ -85,7 +85,7 @@ def test_rate_limited_per_device_like_other_tablet_writes(api: Any, world: World
 
 
 def test_the_organiser_marks_a_late_hand_handled_and_others_may_not(world: World) -> None:
-    _, rows = late_hand_submit(token=world.tablet_token, entries=[entry(world.board.pk)])
+    _, rows, _ = late_hand_submit(token=world.tablet_token, entries=[entry(world.board.pk)])
     from tournaments.errors import NotAllowed
 
     with pytest.raises(NotAllowed):
@@ -114,3 +114,19 @@ def test_the_console_lists_late_hands_and_marks_them_handled(world: World) -> No
     other = Client()
     other.force_login(world.other)
     assert other.post(page, {"late": row.pk, "action": "reopen"}).status_code == 403
+
+
+def test_an_entry_whose_write_went_through_is_not_stored_again(api: Any, world: World) -> None:
+    """The hand reached the server but its answer was lost; then the tablet was revoked and sent it here."""
+    from .helpers import post, seat
+
+    seat(api, world)
+    k = key()
+    hand = {"dealer": 0, "misdeal": True}
+    assert post(api, world, f"/api/v1/tablet/boards/{world.board.pk}/hands/",
+                {"game": 1, "number": 1, "hand": hand}, idem=k).status_code == 201
+    device_revoke(device=world.tablet, user=world.organiser)
+    response = send(api, world.tablet_token, [entry(world.board.pk, k), entry(world.board.pk)])
+    assert response.status_code == 201
+    assert response.json()["already_on_server"] == [k] and k in response.json()["received"]
+    assert LateHand.objects.count() == 1 and not LateHand.objects.filter(key=k).exists()

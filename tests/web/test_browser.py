@@ -172,7 +172,8 @@ def fill_hand(page, rec: dict[str, Any]) -> None:
 def send_hand(page, *, expect_engine: bool = True) -> str:
     """Check the hand (the engine's preview when online), then send it; returns the reading shown."""
     page.click("#check")
-    page.wait_for_selector("#send:not([hidden]), #hand-form .field-error:not([hidden])")
+    # Send is on screen but disabled until the reading of this entry is shown beside it (issue 16).
+    page.wait_for_selector("#send:not([disabled]), #hand-form .field-error:not([hidden])")
     errors = page.locator("#hand-form .field-error:not([hidden])")
     assert not errors.count(), "refused: " + " | ".join(errors.all_inner_texts())
     reading = page.inner_text("#reading")
@@ -351,7 +352,7 @@ def test_an_invalid_hand_shows_the_engines_sentence_at_the_field(page, context, 
     error = page.locator('[data-field="hand.low"] .field-error')
     error.wait_for()
     assert "KH" in error.inner_text()
-    assert page.locator("#send").is_hidden()
+    assert page.locator("#send").is_disabled()
     check_axe(page, "tablet-invalid-hand")
     shoot(page, "tablet-invalid-hand")
     assert active_hands(board) == []

@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from tournaments.actors import Actor
 from tournaments.errors import DomainError
-from tournaments.models import Board, Device, LateHand
+from tournaments.models import Board, Device, IdempotencyRecord, LateHand
 from tournaments.services._common import actor, require_organiser
 from tournaments.services.audit import audit_record
 from tournaments.services.devices import digest
@@ -79,9 +79,11 @@ def _clean(entry: Any, index: int) -> dict[str, Any]:
     return {"key": key.strip(), "payload": dict(payload), "board": board, "reason": reason[:300]}
 
 
-def late_hand_submit(*, token: str, entries: Iterable[Any]) -> tuple[Device, list[LateHand]]:
-    """Store the entries a tablet could not send, once per device and key; returns the device and the rows
-    (those stored before included, so a resend is answered the same).
+def late_hand_submit(*, token: str, entries: Iterable[Any]) -> tuple[Device, list[LateHand], list[str]]:
+    """Store the entries a tablet could not send, once per device and key; returns the device, the rows
+    (those stored before included, so a resend is answered the same) and the keys that are **already on
+    the server**: a write this device made under that key went through (its answer was lost on the way
+    back), so it is not stored again as a late hand.
 
     The board is kept only when it is a board of the device's own table in its tournament (else null: the
     payload still says what the tablet meant). Refusals: 401 ``device_unknown``; 400 ``late_hand_invalid``;
@@ -103,6 +105,10 @@ def late_hand_submit(*, token: str, entries: Iterable[Any]) -> tuple[Device, lis
         .values_list("pk", flat=True)
     )
     rows: list[LateHand] = []
+    already = set(
+        IdempotencyRecord.objects.filter(device=device, key__in=[c["key"] for c in cleaned]).values_list("key", flat=True)
+    )
+    cleaned = [c for c in cleaned if c["key"] not in already]
     with transaction.atomic():
         Device.objects.select_for_update().filter(pk=device.pk).first()  # one tablet's posts one after another
         known = {row.key: row for row in LateHand.objects.filter(device=device, key__in=[c["key"] for c in cleaned])}
@@ -128,7 +134,7 @@ def late_hand_submit(*, token: str, entries: Iterable[Any]) -> tuple[Device, lis
                                     "kind": row.payload.get("kind")})
             known[c["key"]] = row
             rows.append(row)
-    return device, rows
+    return device, rows, sorted(already)
 
 
 def late_hand_handle(*, late_hand: LateHand, user: Actor, handled: bool = True) -> LateHand:

@@ -10,6 +10,8 @@
 #   make typecheck  mypy --strict on scoring/ and the pure cores (tournaments/formats, pairing, ranking)
 #   make load       the load harness (benchmarks/load): a compressed tournament day on a private stack;
 #                   LOAD_ARGS="--duration 30" for a smoke run
+#   make chaos      the tablet chaos test's long form (tests/web/test_tablet_chaos.py): CHAOS_STEPS random steps
+#                   on three tablets for each of CHAOS_SEEDS in Chromium (make test runs a 150-step form)
 #   make client-check  scripts/client_check.sh: the OpenAPI document generates a Python client with
 #                   openapi-python-client (its own virtualenv) without one warning, and that client plays
 #                   a tablet day (scripts/client_day.py) against a live server on a fresh SQLite database
@@ -26,7 +28,7 @@ PYTEST_WORKERS ?= 2
 PYTEST_ARGS ?=
 LOAD_ARGS ?=
 
-.PHONY: install run test lint typecheck conformance bench load client-check clean
+.PHONY: install run test lint typecheck conformance bench load client-check chaos clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -62,6 +64,11 @@ load: install
 
 client-check: install
 	bash scripts/client_check.sh
+
+CHAOS_STEPS ?= 3000
+CHAOS_SEEDS ?= 7,1618
+chaos: install
+	CHAOS_STEPS=$(CHAOS_STEPS) CHAOS_SEEDS=$(CHAOS_SEEDS) $(BIN)/python -m pytest tests/web/test_tablet_chaos.py -p no:cacheprovider
 
 # Fault drills (benchmarks/drills) on private PostgreSQL/Redis on free ports; non-zero on a failed check.
 .PHONY: drills

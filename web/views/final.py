@@ -10,6 +10,7 @@ and ``tournaments.selectors.prizes``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django import forms
@@ -153,18 +154,27 @@ def prizes(request: HttpRequest, slug: str) -> HttpResponse:
 def prize_add(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = organiser_tournament(request.user, slug, "manage")
     form = PrizeForm(request.POST, prefix="new", currency=tournament.currency, tags=_tags(tournament))
-    if form.is_valid():
-        try:
-            prize = prize_create(tournament=tournament, user=request.user, **_prize_values(form))
-        except DomainError as exc:
-            if exc.status_code != 400:
-                messages.error(request, exc.message)
-                return _back(slug)
-            form.refuse(exc)
-        else:
-            messages.success(request, f"Prize added: {prize_title(prize)}.")
+    done = _prize_save(request, slug, form, "added",
+                       lambda values: prize_create(tournament=tournament, user=request.user, **values))
+    return done or _prizes_page(request, tournament, add_form=form, status=400)
+
+
+def _prize_save(request: HttpRequest, slug: str, form: PrizeForm, what: str,
+                save: Callable[[dict[str, Any]], Prize]) -> HttpResponse | None:
+    """Save a valid prize form through ``save``: back to the prizes page with a message, or None when the form
+    (or the service's 400 naming a field) sends the page back with the errors."""
+    if not form.is_valid():
+        return None
+    try:
+        prize = save(_prize_values(form))
+    except DomainError as exc:
+        if exc.status_code != 400:
+            messages.error(request, exc.message)
             return _back(slug)
-    return _prizes_page(request, tournament, add_form=form, status=400)
+        form.refuse(exc)
+        return None
+    messages.success(request, f"Prize {what}: {prize_title(prize)}.")
+    return _back(slug)
 
 
 def _prize_of(tournament: Tournament, prize_id: int) -> Prize:
@@ -180,18 +190,9 @@ def prize_edit(request: HttpRequest, slug: str, prize_id: int) -> HttpResponse:
     tournament = organiser_tournament(request.user, slug, "manage")
     prize = _prize_of(tournament, prize_id)
     form = PrizeForm(request.POST, prefix=f"p{prize.pk}", currency=tournament.currency, tags=_tags(tournament))
-    if form.is_valid():
-        try:
-            prize = prize_update(prize=prize, user=request.user, **_prize_values(form))
-        except DomainError as exc:
-            if exc.status_code != 400:
-                messages.error(request, exc.message)
-                return _back(slug)
-            form.refuse(exc)
-        else:
-            messages.success(request, f"Prize saved: {prize_title(prize)}.")
-            return _back(slug)
-    return _prizes_page(request, tournament, edit=(prize.pk, form), status=400)
+    done = _prize_save(request, slug, form, "saved",
+                       lambda values: prize_update(prize=prize, user=request.user, **values))
+    return done or _prizes_page(request, tournament, edit=(prize.pk, form), status=400)
 
 
 @login_required

@@ -1154,6 +1154,12 @@
   }
 
   function show(id, yes) { $(id).hidden = !yes; }
+  /* The title bar: the table (and round) always; the event's name only where there is room. */
+  function where(text) {
+    var el = $("where");
+    el.textContent = text;
+    if (device && device.tournament) el.appendChild(h("span", { "class": "tname", text: " · " + device.tournament.name }));
+  }
 
   function render() {
     if (server && ["seating", "board", "match_over", "forfeited"].indexOf(state.page) !== -1) go("page", classify(server));
@@ -1164,7 +1170,7 @@
     renderQueue();
     renderLate();
     var paired = !!(device && device.token);
-    $("where").textContent = paired ? "Table " + (device.table || "?") + (device.tournament ? " · " + device.tournament.name : "") : "Scoring tablet";
+    where(paired ? "Table " + (device.table || "?") : "Scoring tablet");
     show("unpaired", page === "unpaired");
     show("pair-again", page === "pair_again");
     show("loading", page === "loading" || page === "no_connection" || page === "start");
@@ -1177,7 +1183,7 @@
     show("board", onBoard);
     if (!onBoard) { $("clock").hidden = true; show("kept-note", false); return; }
     var s = server;
-    $("where").textContent = "Table " + s.table + " · round " + s.round + (device.tournament ? " · " + device.tournament.name : "");
+    where("Table " + s.table + " · round " + s.round);
     show("kept-note", fromKept);
     if (fromKept) $("kept-note").textContent = "Offline: the board as this tablet last read it at " + clock(serverAt) + ". Hands you enter are queued.";
     renderClock();

@@ -116,9 +116,12 @@ def test_the_tablets_main_states_at_360_and_1024_px(browser, live_server):  # no
         from tournaments.models import Device
         from tournaments.services.devices import device_revoke
 
+        go_offline(page, ctx)
+        page.click("#help")  # waiting to be sent when the tablet is revoked: it goes to the late hands
         device_revoke(device=Device.objects.get(tournament=event, table=1, revoked_at__isnull=True), user=None)
-        page.reload()
+        go_online(page, ctx)
         page.wait_for_selector("#pair-again:not([hidden])")
+        page.wait_for_selector("#late-list [data-late=delivered]")
         shoot(page, "pair-again")
     finally:
         ctx.close()

@@ -1,7 +1,7 @@
 """What the public pages and the console make of the reads (``tournaments.selectors``) for their
 templates: board search; team matches (club v club) with their boards grouped and totalled; and, when the
 field changes (issue 13), a forfeit in words, a round's recorded changes, the Swiss look-ahead's proposal
-with what it costs, and what a withdrawal will do before it is made.
+with what it costs, and what a withdrawal will do before it is made; a live round's clock (issue 14).
 
 Nothing here queries the models itself: every read is a selector's.
 """
@@ -20,8 +20,9 @@ from django.utils import timezone
 
 from tournaments import selectors
 from tournaments.formats import TeamFormat, TeamKind
-from tournaments.models import Board, Club, Entry, Round, TeamMatch, Tournament
+from tournaments.models import Board, Club, Entry, Hand, Round, TeamMatch, Tournament
 from tournaments.selectors import STATUS_LABELS, BoardSummary
+from tournaments.selectors.clock import round_clock, venue_zone
 
 
 def search_boards(summaries: Iterable[BoardSummary], query: str) -> list[BoardSummary]:
@@ -187,14 +188,18 @@ def _name(entries: Mapping[int, Entry], entry_id: Any) -> str:
 
 
 def forfeit_words(board: Board) -> str:
-    """``Forfeit: Kenrick & Ria did not play`` (the pair that forfeited), ``Forfeit: neither pair played``;
+    """``Forfeit: Kenrick & Ria did not play`` (the pair that forfeited; ``left during play`` when hands were
+    played first), ``Forfeit: neither pair played``;
     "" for a board that is not forfeited. The board's pairs are read from it (load them with it)."""
     if board.forfeited is None:
         return ""
     if board.forfeited == Board.Forfeit.BOTH or board.pair_b_id is None:
         return "Forfeit: neither pair played"
     absent = board.pair_a if board.forfeited == Board.Forfeit.SIDE_A else board.pair_b
-    return f"Forfeit: {absent.pair.display_name if absent else '?'} did not play"
+    name = absent.pair.display_name if absent else "?"
+    if Hand.objects.filter(game__board=board).exists():  # a walk-out: hands were played before the forfeit
+        return f"Forfeit: {name} left during play"
+    return f"Forfeit: {name} did not play"
 
 
 def board_result(summary: BoardSummary) -> str:
@@ -375,8 +380,11 @@ def withdraw_preview(tournament: Tournament, entry: Entry, rounds: Sequence[Roun
             out.append(f"Round {n}: a pair of the same club not playing this round takes its place on board "
                        f"{(b.slot or 0) + 1}; without one, the board is forfeited to {other}.")
         else:
-            out.append(f"Round {n} ({round_.get_status_display().lower()}, no hand played yet): only its board is "
-                       f"re-paired: {other} takes over a drafted bye of a pair it has not met, else takes the bye.")
+            state = f"Round {n} ({round_.get_status_display().lower()}, no hand played yet): only its board is re-paired"
+            if Board.objects.filter(round=round_, pair_b__isnull=True).exists():
+                out.append(f"{state}: {other} takes over a drafted bye of a pair it has not met, else takes the bye.")
+            else:
+                out.append(f"{state}: {other} takes the bye.")
     later = [r.number for r in rounds if r.number >= start and r.status in _DRAWN]
     first_undrawn = next((r.number for r in rounds if r.number >= start and r.status == Round.Status.PENDING), None)
     if first_undrawn is None:
@@ -394,3 +402,56 @@ def _entry_board(round_: Round, entry: Entry, entries: Mapping[int, Entry]) -> B
         if summary.pair_a.pk == entry.pk or (summary.pair_b is not None and summary.pair_b.pk == entry.pk):
             return summary
     return None
+
+
+# ---- the round clock ------------------------------------------------------------------------------------
+
+#: Round statuses that have a running clock (published or in play).
+_LIVE = (Round.Status.PUBLISHED, Round.Status.IN_PLAY)
+
+
+@dataclasses.dataclass(frozen=True)
+class ClockView:
+    """A live round's clock for a page, read once (``tournaments.selectors.clock.round_clock``), in the venue's
+    time zone, to the minute: "ends at 19:42 (23 min left at 19:19)" stays true on a page read later, and a
+    page's content changes once a minute at most (its ETag with it)."""
+
+    ends_local: str
+    read_local: str
+    minutes_left: int
+    seconds_left: int
+    time_called: bool
+    zone: str
+
+    @property
+    def left_words(self) -> str:
+        """``23 min left at 19:19``, ``less than a minute left at 19:41``, ``1 h 05 min left at 18:37``."""
+        if self.minutes_left <= 0:
+            return f"less than a minute left at {self.read_local}"
+        hours, minutes = divmod(self.minutes_left, 60)
+        span = f"{hours} h {minutes:02d} min" if hours else f"{minutes} min"
+        return f"{span} left at {self.read_local}"
+
+    @property
+    def text(self) -> str:
+        """The clock in one line, as the public pages show it."""
+        if self.time_called:
+            return f"Time called at {self.ends_local}: no new game starts; the games in play finish."
+        return f"Time ends at {self.ends_local} ({self.left_words})."
+
+
+def clock_view(round_: Round | None, *, now: dt.datetime | None = None) -> ClockView | None:
+    """The clock of a round in play (published or in play) with a time limit; None otherwise (no limit, a
+    round not live). Minutes left count whole minutes between the two times shown."""
+    if round_ is None or round_.status not in _LIVE:
+        return None
+    clock = round_clock(round_, now=now)
+    if clock.ends_at is None or clock.seconds_left is None:
+        return None
+    now = now or timezone.now()
+    zone = venue_zone(round_.tournament)
+    ends = timezone.localtime(clock.ends_at, zone).replace(second=0, microsecond=0)
+    read = timezone.localtime(now, zone).replace(second=0, microsecond=0)
+    minutes_left = max(int((ends - read).total_seconds() // 60), 0) if not clock.time_called else 0
+    return ClockView(ends_local=clock.ends_local, read_local=read.strftime("%H:%M"), minutes_left=minutes_left,
+                     seconds_left=clock.seconds_left, time_called=clock.time_called, zone=clock.zone)

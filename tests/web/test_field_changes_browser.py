@@ -139,8 +139,9 @@ def test_the_field_changes_during_a_six_pair_swiss(live_server):
         page.get_by_role("link", name=f"Withdraw {name[gone]}").click()
         page.wait_for_selector(f"text=What happens if {name[gone]} withdraws from round 1")
         said = page.inner_text("#what-h + ul")
-        assert (f"Round 1 (drafted, no hand played yet): only its board is re-paired: {name[stays]} takes over a "
-                "drafted bye of a pair it has not met, else takes the bye.") in said
+        # six pairs: no bye drafted in round 1, so the opponent simply takes the bye
+        assert (f"Round 1 (drafted, no hand played yet): only its board is re-paired: {name[stays]} takes the "
+                "bye.") in said
         assert not Entry.objects.get(pk=gone).withdrawn  # the page only said what would happen
         shot(page, "withdraw-drafted")
         page.set_viewport_size({"width": LAPTOP[0], "height": LAPTOP[1]})
@@ -198,14 +199,14 @@ def test_the_field_changes_during_a_six_pair_swiss(live_server):
 
         page.goto(f"{console}/boards/{walkout.pk}/")
         assert page.inner_text("#forfeit-h") == "Forfeit"
-        assert f"Forfeit: {name[leaver]} did not play" in page.inner_text("#forfeit")
+        assert f"Forfeit: {name[leaver]} left during play" in page.inner_text("#forfeit")
         page.goto(f"{public}/rounds/1/")
         row = page.locator("tr", has=page.get_by_role("link", name="Table 2 scorecard"))
-        assert f"Forfeit: {name[leaver]} did not play" in row.inner_text() and "forfeit" in row.inner_text()
+        assert f"Forfeit: {name[leaver]} left during play" in row.inner_text() and "forfeit" in row.inner_text()
         shot(page, "public-pairings-forfeit")
         page.goto(f"{public}/boards/{walkout.pk}/")
         card = page.inner_text("main")
-        assert f"Forfeit: {name[leaver]} did not play" in card and "the games played stay" in card
+        assert f"Forfeit: {name[leaver]} left during play" in card and "the games played stay" in card
 
         # Closing a round is not this walk's subject (the close preview has its own tests): a service call.
         round_close(round=round_1, user=organiser)

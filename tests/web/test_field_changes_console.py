@@ -138,7 +138,7 @@ def test_withdrawing_once_play_has_started_forfeits_the_board_and_the_page_says_
     board = fresh(board)
     assert board.forfeited is not None and board.result_source == "forfeit"
     page = client.get(url("console_board", tournament.slug, board.pk)).content.decode()
-    assert f"Forfeit: {escape(entries[0].pair.display_name)} did not play" in page
+    assert f"Forfeit: {escape(entries[0].pair.display_name)} left during play" in page
 
 
 def test_a_later_round_may_be_chosen_and_shown_first():

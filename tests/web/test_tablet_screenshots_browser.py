@@ -1,5 +1,6 @@
 """The tablet's main states photographed at 360 px and 1024 px wide (issue 16), with the checks a person
-would make looking at them: no sideways scroll, never a blank screen, something to do in every state.
+would make looking at them: no sideways scroll, never a blank screen, something to do in every state, and
+axe-core on each state.
 
 Screenshots go to test-artifacts/tablet/, or to docs/screenshots/tablet/ with KEEP_SCREENSHOTS=1 (the
 judged copies; docs/pages.md says what each shows). Also measures the first load's transfer size
@@ -51,6 +52,16 @@ def shoot(page: Any, name: str, focus: str | None = None) -> None:
         assert_never_stuck(page, f"{name} at {label} px")
         page.screenshot(path=str(folder / f"tablet-{name}-{label}.png"))
     page.set_viewport_size({"width": 1024, "height": 768})
+    axe(page, name)
+
+
+def axe(page: Any, name: str) -> None:
+    """axe-core on the state (labels, contrast, roles); "region" is advisory, as in test_browser.py."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    violations = [v for v in results.response["violations"] if v["id"] != "region"]
+    assert not violations, f"{name}: " + "; ".join(f"{v['id']} ({v['nodes'][0]['target']})" for v in violations)
 
 
 def test_the_tablets_main_states_at_360_and_1024_px(browser, live_server):  # noqa: F811

@@ -213,7 +213,7 @@ def test_availability_is_set_per_round_and_read_as_the_field(api: Any, world: Wo
     assert response.status_code == 200 and response.json() == {"entry": world.entries[0].pk, "round": 2,
                                                                 "state": "absent"}
     field = call(api, world, "field").json()
-    assert field["counts"] == {"present": 3, "absent": 1, "bye": 0, "not_checked_in": 0}
+    assert field["counts"] == {"present": 3, "absent": 1, "bye": 0, "not_checked_in": 0, "late": 0}
     assert [e["state"] for e in field["entries"]][0] == "absent"
 
 

@@ -1537,7 +1537,10 @@
   }
   /* A new version of the shell waits until the queue is empty, then takes over (used from the next load). */
   function shellUpdate() {
-    if (swReg && swReg.waiting && !queue.length && !flushing) swReg.waiting.postMessage("activate-now");
+    if (swReg && swReg.waiting && !queue.length && !flushing) {
+      debug.log.push("shell: a new version takes over (the queue is empty)");
+      swReg.waiting.postMessage("activate-now");
+    }
   }
 
   // ---- start: the board first (the server, else the state kept), then the queue -----------------------

@@ -29,7 +29,7 @@ self.addEventListener("install", function (event) {
 });
 
 self.addEventListener("message", function (event) {
-  if (event.data === "activate-now") self.skipWaiting();
+  if (event.data === "activate-now") event.waitUntil(self.skipWaiting());
   if (event.data === "version" && event.source) event.source.postMessage({ version: VERSION });
 });
 

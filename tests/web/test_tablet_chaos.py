@@ -149,6 +149,9 @@ class Walk:
         self.reached: set[str] = set()
         self._server_switch(monkeypatch)
         self.event = small_event(name=f"Chaos {seed}")
+        from tournaments.models import Tournament
+
+        Tournament.objects.filter(pk=self.event.pk).update(rounds_planned=1000)  # a long walk plays many rounds
         self.organiser = self.event.organiser_user
         self.tablets: list[Tablet] = []
         for i, table in enumerate((1, 2, 1)):
@@ -310,10 +313,11 @@ class Walk:
                 if what == "close":  # the next round is published a few steps later (tablets wait meanwhile)
                     self.next_round_at = self.step + action.get("next_after", 0)
             elif what == "next_round" and not live:
-                nxt = services.round_start(tournament=Tournament.objects.get(pk=self.event.pk), user=self.organiser)
+                self.next_round_at = -1  # once, refused or not
+                nxt = services.round_create(tournament=Tournament.objects.get(pk=self.event.pk))
+                services.round_pair_rotation(nxt)  # four pairs meet again and again: a rotation, not a Swiss
                 services.round_publish(round=nxt, user=self.organiser)
                 services.round_start_play(round=nxt, user=self.organiser)
-                self.next_round_at = -1
             if what == "finish":
                 self.settle_disputes([])
                 services.tournament_finish(tournament=Tournament.objects.get(pk=self.event.pk), user=self.organiser)

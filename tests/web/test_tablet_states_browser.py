@@ -360,3 +360,54 @@ def test_a_revoked_tablet_says_pair_again_and_its_unsent_hands_go_to_the_late_ha
     page.wait_for_selector("#pair-again:not([hidden])")
     assert "with the organiser" in page.inner_text("#late-list")
     assert LateHand.objects.count() == 1
+
+
+def test_a_new_version_of_the_shell_waits_until_the_queue_is_empty(tab, live_server, monkeypatch):
+    """The service worker's update is held back while entries wait: a half-sent queue is never left to a
+    page of another version; once the queue is empty the new version takes over (and the old cache goes)."""
+    from django.http import HttpResponse
+
+    from api.views.tablet import HandsView
+    from web.views import tablet as tablet_views
+
+    ctx, page = tab
+    event = small_event()
+    pair_tablet(page, live_server, event)
+    seat(page)
+    wait_sent(page)
+    wait_for_shell(page)
+    (old,) = page.evaluate("caches.keys()")
+    busy = {"on": True}
+    original = HandsView.post
+
+    def post(self, request, *args, **kwargs):  # the server is busy for hands: the hand stays queued
+        return HttpResponse(status=503) if busy["on"] else original(self, request, *args, **kwargs)
+
+    monkeypatch.setattr(HandsView, "post", post)
+    fill_hand(page, plain_hand(0))
+    check_and_send(page)
+    wait_until(page, "document.getElementById('app').getAttribute('data-queue') === 'waiting'")
+
+    monkeypatch.setattr(tablet_views, "shell_version", lambda: "feedfacefeedface")  # a new deployment
+    page.evaluate("navigator.serviceWorker.getRegistration().then(function (r) { return r.update(); })")
+    has_waiting = "navigator.serviceWorker.getRegistration().then(function (r) { return !!r.waiting; })"
+    wait_until(page, has_waiting, timeout=15)
+    page.wait_for_timeout(1000)
+    assert page.evaluate(has_waiting), "the new version took over with an entry still waiting"
+    assert len(queue(page)) == 1
+
+    busy["on"] = False
+    page.evaluate("window.dispatchEvent(new Event('online'))")  # try now rather than after the back-off
+    wait_sent(page, timeout=20)
+    wait_until(page, "window.hangjackTablet.log.slice(-3).join().indexOf('a new version takes over') !== -1")
+    # Chromium activates a worker told to skip waiting once the old one has no work in flight; with this
+    # page's traffic that can take a while, so the test does not wait for it here: a fresh load is served
+    # by the new version, whose activation removes the old cache.
+    page.close()
+    fresh = ctx.new_page()
+    fresh.goto(f"{live_server.url}/tablet/")
+    wait_until(fresh, "navigator.serviceWorker.getRegistration().then(function (r) { return !r.waiting && !!r.active; })",
+               timeout=15)
+    wait_until(fresh, "caches.keys().then(function (k) { return k.length === 1 && k[0] === 'hangjack-tablet-feedfacefeedface'; })")
+    wait_until(fresh, "document.getElementById('app').getAttribute('data-page') === 'board'")
+    assert old != "hangjack-tablet-feedfacefeedface"

@@ -107,34 +107,58 @@ class EntrySerializer(serializers.ModelSerializer):
         return attrs
 
 
-PROPOSAL_SCHEMA = {
-    "oneOf": [{"type": "null"}, {
-        "type": "object",
-        "description": "The Swiss look-ahead's proposal when the drafted round leaves no rematch-free finish: "
-                       "`message` for the organiser; with a proposed draft, its `boards` ([pair A entry, pair B "
-                       "entry, explanation]), `bye` ([entry, explanation] or null), `extra` (what it costs more "
-                       "than the draft seated: rematches, score_difference, floaters, same_club, repeat_floats) "
-                       "and `outlook` ([status, reason] after it). `POST /rounds/{id}/adopt-proposal/` seats it.",
-        "properties": {
-            "status": {"type": "string"}, "message": {"type": "string"},
-            "boards": {"type": "array", "items": {"type": "array"}},
-            "bye": {"type": ["array", "null"]},
-            "extra": {"type": "object", "additionalProperties": {"type": "integer"}},
-            "outlook": {"type": "array", "items": {"type": "string"}},
-        },
-    }],
-}
+class ProposalBoardSerializer(serializers.Serializer):
+    """A board of the proposed draft."""
+
+    pair_a = serializers.IntegerField(help_text="Entry id on side 0.")
+    pair_b = serializers.IntegerField(help_text="Entry id on side 1.")
+    explanation = serializers.CharField()
 
 
-@extend_schema_field(PROPOSAL_SCHEMA)
-class ProposalField(serializers.JSONField):
-    """``Round.proposal``: the Swiss look-ahead's proposed draft, or null."""
+class ProposalByeSerializer(serializers.Serializer):
+    """The proposed draft's bye."""
+
+    entry = serializers.IntegerField()
+    explanation = serializers.CharField()
+
+
+class ProposalOutlookSerializer(serializers.Serializer):
+    """The rematch outlook after the proposed draft."""
+
+    status = serializers.CharField()
+    reason = serializers.CharField()
+
+
+class RoundProposalSerializer(serializers.Serializer):
+    """``Round.proposal``: the Swiss look-ahead's proposal when the drafted round leaves no rematch-free finish:
+    ``message`` for the organiser; with a proposed draft, its ``boards``, ``bye``, ``extra`` (what it costs
+    more than the draft seated: rematches, score_difference, floaters, same_club, repeat_floats) and
+    ``outlook`` after it. ``POST /rounds/{id}/adopt-proposal/`` seats it."""
+
+    status = serializers.CharField()
+    message = serializers.CharField()
+    boards = ProposalBoardSerializer(many=True)
+    bye = ProposalByeSerializer(allow_null=True)
+    extra = serializers.DictField(child=serializers.IntegerField())
+    outlook = ProposalOutlookSerializer(allow_null=True)
+
+    def to_representation(self, instance: Any) -> dict[str, Any]:
+        data = instance or {}
+        bye = data.get("bye")
+        outlook = data.get("outlook")
+        return {
+            "status": str(data.get("status", "")), "message": str(data.get("message", "")),
+            "boards": [{"pair_a": a, "pair_b": b, "explanation": text} for a, b, text in data.get("boards") or []],
+            "bye": {"entry": bye[0], "explanation": bye[1]} if bye else None,
+            "extra": {str(k): int(v) for k, v in (data.get("extra") or {}).items()},
+            "outlook": {"status": outlook[0], "reason": outlook[1]} if outlook else None,
+        }
 
 
 class RoundSerializer(serializers.ModelSerializer):
     tournament = serializers.IntegerField(source="tournament_id", read_only=True)
     boards = serializers.SerializerMethodField()
-    proposal = ProposalField(read_only=True)
+    proposal = RoundProposalSerializer(read_only=True, allow_null=True)
 
     class Meta:
         model = Round

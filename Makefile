@@ -11,7 +11,7 @@
 #   make load       the load harness (benchmarks/load): a compressed tournament day on a private stack;
 #                   LOAD_ARGS="--duration 30" for a smoke run
 #   make chaos      the tablet chaos test's long form (tests/web/test_tablet_chaos.py): CHAOS_STEPS random steps
-#                   (3000: about 17 minutes here) on three tablets for each of CHAOS_SEEDS (comma-separated)
+#                   (3000: about 13 minutes here) on three tablets for each of CHAOS_SEEDS (comma-separated)
 #                   in Chromium; make test runs a 150-step form
 #   make client-check  scripts/client_check.sh: the OpenAPI document generates a Python client with
 #                   openapi-python-client (its own virtualenv) without one warning, and that client plays

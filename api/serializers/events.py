@@ -16,6 +16,8 @@ from rest_framework import serializers
 
 from scoring import InvalidHand, RuleSet
 from tournaments.models import Entry, Pair, Round, Tournament
+from tournaments.selectors.clock import round_clock
+from tournaments.services.closing import MAX_CLOCK_MINUTES
 
 from ..schema import RULES_REF
 from .fields import NamesAsTyped
@@ -155,21 +157,37 @@ class RoundProposalSerializer(serializers.Serializer):
         }
 
 
+class ClockSerializer(serializers.Serializer):
+    """A round's clock as read now (``tournaments.selectors.clock.round_clock``; nothing ticks on the server)."""
+
+    ends_at = serializers.DateTimeField(allow_null=True, help_text="When time is called; null: no time limit.")
+    seconds_left = serializers.IntegerField(allow_null=True, help_text="0 once time is called (and for a closed "
+                                                                       "round); null: no time limit.")
+    time_called = serializers.BooleanField(help_text="No new game starts; the hands in play finish.")
+    ends_local = serializers.CharField(help_text="`ends_at` as HH:MM in the venue's time zone (\"\" without a limit).")
+    time_zone = serializers.CharField(help_text="The venue's time zone (IANA name).")
+
+
 class RoundSerializer(serializers.ModelSerializer):
     tournament = serializers.IntegerField(source="tournament_id", read_only=True)
     boards = serializers.SerializerMethodField()
     proposal = RoundProposalSerializer(read_only=True, allow_null=True)
+    clock = serializers.SerializerMethodField()
 
     class Meta:
         model = Round
         fields = [
             "id", "tournament", "number", "status", "match_format", "needs_review", "feasibility",
-            "feasibility_note", "changes", "proposal", "published_at", "closed_at", "boards",
+            "feasibility_note", "changes", "proposal", "published_at", "closed_at", "boards", "clock",
         ]
         read_only_fields = fields
 
     def get_boards(self, obj: Round) -> int:
         return obj.boards.count()
+
+    @extend_schema_field(ClockSerializer)
+    def get_clock(self, obj: Round) -> dict[str, Any]:
+        return round_clock(obj).as_dict()
 
 
 class RoundCreateSerializer(serializers.Serializer):
@@ -179,9 +197,58 @@ class RoundCreateSerializer(serializers.Serializer):
 
 
 class RoundCloseSerializer(serializers.Serializer):
-    confirm_remaining = serializers.BooleanField(
-        default=False, help_text="Confirm the round's remaining finished games on the organiser's word first."
+    token = serializers.CharField(
+        required=False, max_length=64,
+        help_text="The close preview's `token`: closing then does exactly what the preview showed (the finished "
+                  "games confirmed with it), or answers 409 `preview_stale` when a board moved since.",
     )
+    confirm_remaining = serializers.BooleanField(
+        default=False, help_text="Without a token: confirm the round's remaining finished games on the organiser's "
+                                 "word first (else 409 `games_unconfirmed`). Kept for older clients: send the token.",
+    )
+
+
+class BoardCloseSerializer(serializers.Serializer):
+    board = serializers.IntegerField(help_text="The board's id.")
+    table = serializers.IntegerField(allow_null=True)
+    pair_a = serializers.CharField()
+    pair_b = serializers.CharField()
+    now = serializers.CharField(help_text="How the board stands: games won by play, and the game in play.")
+    becomes = serializers.CharField(help_text="What it becomes when the round closes.")
+    changes = serializers.ListField(child=serializers.CharField(),
+                                    help_text="Each game closing confirms, awards or voids, in words.")
+    undecided = serializers.BooleanField(help_text="Still level after closing (a knockout match blocks closing).")
+
+
+class ClosePreviewSerializer(serializers.Serializer):
+    """``round_close_preview``: what closing would do, writing nothing."""
+
+    round = serializers.IntegerField(help_text="The round's number.")
+    token = serializers.CharField(help_text="Names this state of the round: send it to close exactly this.")
+    boards = BoardCloseSerializer(many=True, help_text="Every board closing changes (finished and confirmed "
+                                                       "boards, byes and forfeits are left out: closing leaves them).")
+    games_to_confirm = serializers.IntegerField()
+    games_awarded = serializers.IntegerField()
+    games_voided = serializers.IntegerField()
+    disputed = serializers.IntegerField(help_text="Disputed games: closing is refused while any is open.")
+    blocking = serializers.ListField(child=serializers.CharField(), help_text="Why closing would be refused now.")
+
+
+class MinutesField(serializers.IntegerField):
+    """Minutes left from now, 0 to ``MAX_CLOCK_MINUTES``; any refusal is 400 ``minutes_invalid``, as the
+    service's own."""
+
+    def run_validation(self, data: Any = serializers.empty) -> Any:
+        try:
+            return super().run_validation(data)
+        except serializers.ValidationError as exc:
+            raise serializers.ValidationError(f"Minutes left, from 0 to {MAX_CLOCK_MINUTES}: a whole number.",
+                                              code="minutes_invalid") from exc
+
+
+class RoundClockSetSerializer(serializers.Serializer):
+    minutes = MinutesField(min_value=0, max_value=MAX_CLOCK_MINUTES,
+                           help_text="The time left from now, in minutes (extend or shorten the round; 0 calls time).")
 
 
 class ConfirmAllResultSerializer(serializers.Serializer):

@@ -20,11 +20,12 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from tournaments import csvsafe, formats, selectors, services
 from tournaments.errors import DomainError
 from tournaments.models import Board, Game, Hand, Round, Tournament
+from tournaments.services.closing import MAX_CLOCK_MINUTES
 from tournaments.services.field import board_forfeit, board_forfeit_cancel, grace_ends, team_match_forfeit
 from tournaments.services.pairing import round_draft_adopt_proposal
 from web import presenters
@@ -83,7 +84,30 @@ def _dashboard_context(request: HttpRequest, slug: str) -> dict[str, Any]:
         "all_closed": all(r.status == Round.Status.CLOSED for r in rounds),
         "entry_count": selectors.active_entry_count(tournament) if not rounds else None,
         "live_statuses": (Round.Status.PUBLISHED, Round.Status.IN_PLAY),
+        "clock": presenters.clock_view(current), "max_minutes": MAX_CLOCK_MINUTES,
+        "reopenable": _reopenable(tournament, rounds),
+        "finish_ready": _finish_ready(tournament, rounds),
     }
+
+
+def _reopenable(tournament: Tournament, rounds: list[Round]) -> Round | None:
+    """The round *Reopen round N…* offers: the last closed round, when every later round is only waiting to
+    be paired (reopening removes those) and the event is not finished. ``round_reopen`` decides; this only
+    keeps the button off where it would always be refused."""
+    if tournament.status == Tournament.Status.FINISHED:
+        return None
+    closed = [r for r in rounds if r.status == Round.Status.CLOSED]
+    if not closed:
+        return None
+    last = closed[-1]
+    later = [r for r in rounds if r.number > last.number]
+    return last if all(r.status == Round.Status.PENDING for r in later) else None
+
+
+def _finish_ready(tournament: Tournament, rounds: list[Round]) -> bool:
+    """Whether the rounds page offers *Finish the event…*: every round closed, the last planned one too."""
+    return (tournament.status != Tournament.Status.FINISHED and bool(rounds)
+            and all(r.status == Round.Status.CLOSED for r in rounds) and rounds[-1].number >= tournament.rounds_planned)
 
 
 @login_required
@@ -161,13 +185,178 @@ def round_action(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                  lambda: services.round_confirm_all(round=round_, user=user))
         if isinstance(n, int):
             messages.info(request, f"{n} game{'s' if n != 1 else ''} confirmed.")
-    elif action == "close":
-        confirm = request.POST.get("confirm_remaining") == "on"
-        _run(request, f"Round {number} closed.",
-             lambda: services.round_close(round=round_, user=user, confirm_remaining=confirm))
+    elif action == "close":  # closing goes through its preview (a form of an older page lands there)
+        return HttpResponseRedirect(reverse("web:console_round_close", args=[slug, number]), status=303)
+    elif action in ("clock_add", "clock_shorten", "call_time"):
+        _clock_action(request, round_, action)
+        return HttpResponseRedirect(reverse("web:console_tournament", args=[slug]) + "#clock")
     else:
         messages.error(request, "Unknown action.")
     return back
+
+
+# ---- the round clock, closing and reopening (issue 14) ------------------------------------------------------
+
+
+def _words(exc: DomainError) -> str:
+    """A refusal of the clock, closing or reopening as the page says it: the service's sentence alone (its
+    ``fields`` name form fields), a round's status in words ("in play", not ``in_play``)."""
+    return exc.message.replace("in_play", "in play")
+
+
+def _refuse(request: HttpRequest, exc: DomainError) -> None:
+    messages.error(request, _words(exc))
+
+
+def _clock_action(request: HttpRequest, round_: Round, action: str) -> None:
+    """*Add time* / *Shorten* by the minutes typed (the time left from now becomes the time left plus or minus
+    them: ``round_clock_set``), or *Call time now* (``round_call_time``)."""
+    user, n = request.user, round_.number
+    try:
+        if action == "call_time":
+            services.round_call_time(round=round_, user=user)
+            clock = presenters.clock_view(Round.objects.get(pk=round_.pk))
+            messages.success(request, f"Round {n}: time called{f' at {clock.ends_local}' if clock else ''}. No new "
+                             "game starts; the games in play finish. Close the round when they have.")
+            return
+        try:
+            minutes = int(request.POST.get("minutes", "").strip())
+        except ValueError:
+            minutes = 0
+        if not 1 <= minutes <= MAX_CLOCK_MINUTES:
+            messages.error(request, f"Give the minutes as a whole number from 1 to {MAX_CLOCK_MINUTES}.")
+            return
+        now = presenters.clock_view(round_)
+        left = round((now.seconds_left if now else 0) / 60)
+        target = left + minutes if action == "clock_add" else max(left - minutes, 0)
+        if target > MAX_CLOCK_MINUTES:
+            messages.error(request, f"A round's clock runs at most {MAX_CLOCK_MINUTES} minutes from now: "
+                           f"{left} left, so add at most {max(MAX_CLOCK_MINUTES - left, 0)}.")
+            return
+        services.round_clock_set(round=round_, minutes=target, user=user)
+    except DomainError as exc:
+        _refuse(request, exc)
+        return
+    clock = presenters.clock_view(Round.objects.select_related("tournament").get(pk=round_.pk))
+    ends = clock.ends_local if clock else ""
+    if target == 0:
+        messages.success(request, f"Round {n}: shortened to nothing, so time is called at {ends}. No new game "
+                         "starts; the games in play finish.")
+    elif action == "clock_add":
+        messages.success(request, f"Round {n}: {minutes} minute{'s' if minutes != 1 else ''} added. Time now ends "
+                         f"at {ends} ({target} min left).")
+    else:
+        messages.success(request, f"Round {n}: shortened by {minutes} minute{'s' if minutes != 1 else ''}. Time "
+                         f"now ends at {ends} ({target} min left).")
+
+
+def _close_boards(tournament: Tournament, round_: Round, plan: Any) -> dict[str, Any]:
+    """The preview's boards as the page lists them, and the boards closing leaves alone or that block it."""
+    summaries = selectors.round_boards(round_)
+    planned = {b.board_id for b in plan.boards}
+    by_id = {s.board.id: s for s in summaries}
+    rows = []
+    for item in plan.boards:
+        summary = by_id.get(item.board_id)
+        rows.append({"item": item, "summary": summary,
+                     "level_knockout": item.undecided and tournament.is_knockout and summary is not None
+                     and summary.board.team_match_id is None})
+    played = [s for s in summaries if not s.is_bye]
+    return {
+        "rows": rows,
+        "disputed_boards": [s for s in played if s.status == "disputed"],
+        "level_boards": [r["summary"] for r in rows if r["level_knockout"]],
+        "untouched": len([s for s in played if s.board.id not in planned and s.board.forfeited is None]),
+        "forfeited": len([s for s in played if s.board.forfeited is not None]),
+        "byes": len([s for s in summaries if s.is_bye]),
+    }
+
+
+def _policy_words(tournament: Tournament) -> str:
+    try:
+        policy = formats.TimeCalled(tournament.time_called)
+    except ValueError:
+        return ""
+    words = policy.explanation
+    if policy is formats.TimeCalled.AWARD:
+        words += " A level game, or one with no hand in play, is voided."
+    return words
+
+
+@login_required
+@never_cache
+@require_http_methods(["GET", "POST"])
+def round_close_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """*Close round N…*: the preview of what closing does (``round_close_preview``), every board not finished
+    as it stands and as it becomes; *Close round N* posts the preview's token, so closing does exactly what
+    was shown (``round_close``), or, when a board moved meanwhile (``preview_stale``), the page shows the
+    fresh preview with the reason."""
+    tournament = organiser_tournament(request.user, slug, "manage")
+    round_ = found(selectors.tournament_round, tournament, number)
+    round_.tournament = tournament
+    back = HttpResponseRedirect(reverse("web:console_tournament", args=[slug]))
+    refusal: DomainError | None = None
+    if request.method == "POST":
+        try:
+            closed = services.round_close(round=round_, user=request.user, token=request.POST.get("token", ""))
+        except DomainError as exc:
+            if exc.code == "round_not_open":
+                _refuse(request, exc)
+                return back
+            refusal = exc
+        else:
+            record = closed.close_record or {}
+            done = [f"{len(record.get(key, []))} game{'s' if len(record.get(key, [])) != 1 else ''} {word}"
+                    for key, word in (("confirmed", "confirmed"), ("awarded", "awarded"), ("voided", "voided"))
+                    if record.get(key)]
+            messages.success(request, f"Round {number} closed" + (f": {', '.join(done)}." if done else "."))
+            return back
+    try:
+        plan = services.round_close_preview(round=round_, user=request.user)
+    except DomainError as exc:
+        _refuse(request, exc)
+        return back
+    return render(request, "console/close_preview.html", {
+        "tournament": tournament, "round": round_, "plan": plan, "refusal": refusal,
+        "refusal_words": _words(refusal) if refusal else "",
+        "clock": presenters.clock_view(round_), "policy": _policy_words(tournament),
+        **_close_boards(tournament, round_, plan),
+    }, status=refusal.status_code if refusal else 200)
+
+
+@login_required
+@never_cache
+@require_http_methods(["GET", "POST"])
+def round_reopen_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """*Reopen round N…*: what reopening puts back (from what closing recorded), then *Reopen round N*
+    (``round_reopen``); a refusal (a result changed since, a later round drawn, the event finished) is shown
+    on this page with its reason."""
+    tournament = organiser_tournament(request.user, slug, "manage")
+    round_ = found(selectors.tournament_round, tournament, number)
+    round_.tournament = tournament
+    refusal: DomainError | None = None
+    if request.method == "POST":
+        try:
+            reopened = services.round_reopen(round=round_, user=request.user)
+        except DomainError as exc:
+            refusal = exc
+        else:
+            clock = presenters.clock_view(reopened)
+            note = (" Time is still called: add time on the round's clock if games are to start."
+                    if clock and clock.time_called else "")
+            messages.success(request, f"Round {number} is in play again: what closing changed is undone.{note}")
+            return HttpResponseRedirect(reverse("web:console_tournament", args=[slug]) + "#clock")
+    record = round_.close_record or {}
+    tables = sorted(s.table for s in selectors.round_boards(round_)
+                    if s.board.id in set(record.get("time_called_boards", [])) and s.table)
+    later = [r.number for r in selectors.tournament_rounds(tournament)
+             if r.number > round_.number and r.status == Round.Status.PENDING]
+    return render(request, "console/close_preview.html", {
+        "tournament": tournament, "round": round_, "reopen": True, "refusal": refusal,
+        "refusal_words": _words(refusal) if refusal else "",
+        "record": {key: len(record.get(key, [])) for key in ("confirmed", "awarded", "voided", "confirmations")},
+        "clocked_tables": tables, "pending_later": later,
+    }, status=refusal.status_code if refusal else 200)
 
 
 def _board_for(tournament: Tournament, board_id: int) -> Board:

@@ -56,6 +56,7 @@ def tournament_home(request: HttpRequest, slug: str) -> HttpResponse:
         clubs=selectors.tournament_clubs(ctx["tournament"]),
         entry_count=selectors.active_entry_count(ctx["tournament"]),
         nav="home",
+        clock=None if ctx["final"] else presenters.clock_view(current),
     )
     if ctx["final"]:
         snapshot = final.final_snapshot(ctx["tournament"])
@@ -123,7 +124,8 @@ def _pairings_context(request: HttpRequest, slug: str, number: int) -> dict[str,
     query = request.GET.get("q", "").strip()[:80]
     boards = selectors.round_boards(round_)
     shown = presenters.search_boards(boards, query)
-    ctx.update(round=round_, query=query, boards=shown, total=len(boards), nav="rounds")
+    ctx.update(round=round_, query=query, boards=shown, total=len(boards), nav="rounds",
+               clock=None if ctx["final"] else presenters.clock_view(round_))
     matches = presenters.team_matches(round_, boards) if ctx["club_teams"] else []
     if matches:
         # Boards grouped under their team match (club v club, bullseyes per club); only the groups with a

@@ -7,6 +7,7 @@
 - ``boards``: TeamMatch, Board, BoardPair (one board per pair per round), Game, GameConfirmation, Hand.
 - ``devices``: Device (a table's scoring tablet) and PairingCode.
 - ``records``: AuditEvent, IdempotencyRecord, OutboxMessage, StandingsSnapshot.
+- ``leagues``: League, Division, Team (a club's side in a season), LineupSubstitution, PointDeduction.
 - ``late_hands``: LateHand (the organiser's inbox of entries a tablet could no longer send).
 - ``prizes``: Prize (a place, best club, most hang jacks, highest count or a tag's place).
 - ``registration``: Availability (check-in, requested byes), Invitation (accounts and roles).
@@ -16,6 +17,7 @@ from .boards import Board, BoardPair, Game, GameConfirmation, Hand, TeamMatch
 from .devices import Device, PairingCode
 from .events import Entry, Round, Tournament, TournamentRole
 from .late_hands import LateHand
+from .leagues import Division, League, LineupSubstitution, PointDeduction, Team
 from .organisations import Organisation, OrganisationMember
 from .people import Club, Pair, Player
 from .prizes import Prize
@@ -24,8 +26,8 @@ from .registration import Availability, Invitation
 from .substitutions import EntrySubstitution
 
 __all__ = [
-    "AuditEvent", "Availability", "Board", "BoardPair", "Club", "Device", "Entry", "EntrySubstitution", "Game",
-    "GameConfirmation", "Hand", "IdempotencyRecord", "Invitation", "LateHand", "Organisation", "OrganisationMember",
-    "OutboxMessage", "Pair", "PairingCode", "Player", "Prize", "Round", "StandingsSnapshot", "TeamMatch", "Tournament",
-    "TournamentRole",
+    "AuditEvent", "Availability", "Board", "BoardPair", "Club", "Device", "Division", "Entry", "EntrySubstitution",
+    "Game", "GameConfirmation", "Hand", "IdempotencyRecord", "Invitation", "LateHand", "League", "LineupSubstitution",
+    "Organisation", "OrganisationMember", "OutboxMessage", "Pair", "PairingCode", "Player", "PointDeduction", "Prize",
+    "Round", "StandingsSnapshot", "Team", "TeamMatch", "Tournament", "TournamentRole",
 ]

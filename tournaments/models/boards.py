@@ -13,12 +13,69 @@ from django.db.models import Q
 from tournaments import formats
 
 
+class ResultSource(models.TextChoices):
+    """Where a board's, a game's or a team match's result comes from (docs/adr/0012-result-source.md)."""
+
+    HANDS = "hands", "Played"
+    FORFEIT = "forfeit", "Forfeit"
+    BYE = "bye", "Bye"
+    TIME_CALLED = "time_called", "Time called"
+    PAPER_GAME = "paper_game", "From paper"
+    MATCH_TOTALS = "match_totals", "Match totals"
+
+
+class EnteredAs(models.TextChoices):
+    """Who typed a paper result: the organiser's entry counts as confirmed; a captain's waits for the other
+    captain (or the organiser); an import is the organiser's."""
+
+    ORGANISER = "organiser", "Organiser"
+    CAPTAIN_A = "captain_a", "Home captain"
+    CAPTAIN_B = "captain_b", "Away captain"
+    IMPORT = "import", "Import"
+
+
 class TeamMatch(models.Model):
-    """Club v club in one round: K boards, slot i of one club's line-up meets slot i of the other's."""
+    """Club v club in one round: K boards, slot i of one club's line-up meets slot i of the other's.
+
+    In a league season (docs/leagues-model.md) it is a fixture between two teams (``team_a`` at home,
+    ``team_b`` away; empty: a bye) on a match day (its round), with a status, and either boards (from hands
+    or paper games) or only its totals (``result_source`` ``match_totals``).
+    """
+
+    class Status(models.TextChoices):
+        SCHEDULED = "scheduled", "Scheduled"
+        POSTPONED = "postponed", "Postponed"
+        PLAYED = "played", "Played"
+        WALKOVER = "walkover", "Walkover"
+        VOID = "void", "Void"
 
     round = models.ForeignKey("tournaments.Round", on_delete=models.CASCADE, related_name="team_matches")
     club_a = models.ForeignKey("tournaments.Club", on_delete=models.PROTECT, related_name="+")
     club_b = models.ForeignKey("tournaments.Club", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    team_a = models.ForeignKey("tournaments.Team", null=True, blank=True, on_delete=models.PROTECT,
+                               related_name="home_matches", help_text="The home team")
+    team_b = models.ForeignKey("tournaments.Team", null=True, blank=True, on_delete=models.PROTECT,
+                               related_name="away_matches", help_text="The away team; empty: a bye")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.SCHEDULED)
+    #: The day it was really played (a postponed fixture's may differ from its round's date).
+    played_on = models.DateField(null=True, blank=True)
+    #: The fixture this one replays (the earlier one is void).
+    replay_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="replays")
+    #: Walkover: the side that did not come (0 = team A, 1 = team B, 2 = both).
+    walkover_by = models.PositiveSmallIntegerField(null=True, blank=True)
+    result_source = models.CharField(max_length=12, choices=ResultSource.choices, default=ResultSource.HANDS)
+    #: Hang jacks per team: typed with ``match_totals``, else totalled from the boards.
+    hang_jacks_a = models.PositiveIntegerField(default=0)
+    hang_jacks_b = models.PositiveIntegerField(default=0)
+    #: Who typed a paper result or the totals and in which capacity; who confirmed it.
+    entered_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+")
+    entered_as = models.CharField(max_length=10, choices=EnteredAs.choices, blank=True)
+    entered_at = models.DateTimeField(null=True, blank=True)
+    confirmed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                     related_name="+")
+    #: The typed totals are confirmed (the organiser's entry, or the other captain's word): standings count them.
+    confirmed = models.BooleanField(default=False)
     #: The tournament's ``formats.TeamFormat`` (canonical form), copied when the match is made.
     team_format = models.JSONField(default=dict)
     lineup_a = models.JSONField(default=list, blank=True, help_text="Entry ids in board order")
@@ -43,13 +100,7 @@ class TeamMatch(models.Model):
 class Board(models.Model):
     """One table in one round: pair A on side 0 (seats 0 and 2), pair B on side 1; no pair B = a bye."""
 
-    class Source(models.TextChoices):
-        """Where the board's result comes from (docs/adr/0012-result-source.md)."""
-
-        HANDS = "hands", "Played"
-        FORFEIT = "forfeit", "Forfeit"
-        BYE = "bye", "Bye"
-        TIME_CALLED = "time_called", "Time called"
+    Source = ResultSource
 
     class Forfeit(models.IntegerChoices):
         """Who forfeited: side 0 (pair A), side 1 (pair B) or both (two losses)."""
@@ -86,7 +137,7 @@ class Board(models.Model):
     is_draw = models.BooleanField(default=False)
     all_confirmed = models.BooleanField(default=False)
     disputed = models.BooleanField(default=False)
-    result_source = models.CharField(max_length=12, choices=Source.choices, default=Source.HANDS)
+    result_source = models.CharField(max_length=12, choices=ResultSource.choices, default=ResultSource.HANDS)
     #: Set on a forfeited board: who did not play (``Forfeit``); its games to nil go to the other side.
     forfeited = models.PositiveSmallIntegerField(choices=Forfeit.choices, null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -165,6 +216,21 @@ class Game(models.Model):
     #: True when the game was decided by the organiser when time was called, not by play.
     awarded = models.BooleanField(default=False)
     confirmed = models.BooleanField(default=False)
+    #: ``hands`` (scored by the engine from its hands) or ``paper_game`` (its final score typed from a chalk
+    #: sheet: ``score``, ``winner`` and the figures below; it has no hands, and a tablet may not write to it).
+    result_source = models.CharField(max_length=12, choices=ResultSource.choices, default=ResultSource.HANDS)
+    #: A paper game's hang jacks per side, and its kicks and Game counts when the sheet has them (empty: unknown).
+    hang_jacks_a = models.PositiveSmallIntegerField(null=True, blank=True)
+    hang_jacks_b = models.PositiveSmallIntegerField(null=True, blank=True)
+    kicks_a = models.PositiveSmallIntegerField(null=True, blank=True)
+    kicks_b = models.PositiveSmallIntegerField(null=True, blank=True)
+    game_counts_a = models.PositiveSmallIntegerField(null=True, blank=True)
+    game_counts_b = models.PositiveSmallIntegerField(null=True, blank=True)
+    entered_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+")
+    entered_as = models.CharField(max_length=10, choices=EnteredAs.choices, blank=True)
+    confirmed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                     related_name="+")
     started_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)
 

@@ -99,6 +99,10 @@ class Tournament(models.Model):
     #: order (the seed order inside a shared rank), ``split`` shares the prizes of the tied places equally.
     prize_ties = models.CharField(max_length=10, choices=[("tie_breaks", "Settled by the tie-breaks"),
                                                           ("split", "Split equally")], default="tie_breaks")
+    #: A league season (docs/leagues-model.md): the league it belongs to and its label ("2026", "Spring 2027").
+    league = models.ForeignKey("tournaments.League", null=True, blank=True, on_delete=models.PROTECT,
+                               related_name="seasons")
+    season = models.CharField(max_length=60, blank=True)
     #: A knockout seeded from another tournament's final standings.
     qualifies_from = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -205,6 +209,8 @@ class Entry(models.Model):
                                  related_name="+")
     player_2 = models.ForeignKey("tournaments.Player", null=True, blank=True, on_delete=models.PROTECT,
                                  related_name="+")
+    #: The team whose roster this pair is on (club-team events and league seasons; docs/leagues-model.md).
+    team = models.ForeignKey("tournaments.Team", null=True, blank=True, on_delete=models.PROTECT, related_name="roster")
     #: How many substitutions are recorded (``EntrySubstitution``): readers look them up only when any are.
     substitutions_count = models.PositiveSmallIntegerField(default=0)
 
@@ -287,6 +293,9 @@ class Round(models.Model):
     #: ``round_reopen`` reverses exactly that.
     close_record = models.JSONField(null=True, blank=True)
     reopened_at = models.DateTimeField(null=True, blank=True)
+    #: A league's match day: its date and venue (docs/leagues-model.md).
+    date = models.DateField(null=True, blank=True)
+    venue = models.CharField(max_length=200, blank=True)
 
     objects = RoundQuerySet.as_manager()
 

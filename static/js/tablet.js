@@ -421,51 +421,13 @@
     return m;
   }
 
-  // ---- card by card ----------------------------------------------------------------------------------
-  var VALUE = { A: 14, K: 13, Q: 12, J: 11, "10": 10, "9": 9, "8": 8, "7": 7, "6": 6, "5": 5, "4": 4, "3": 3, "2": 2 };
-  var POINTS = { "10": 10, A: 4, K: 3, Q: 2, J: 1 };
-  function val(c) { return VALUE[rankOf(c)] || 0; }
+  // ---- card by card: the shared card picker (static/js/card-picker.js) --------------------------------
+  var C = window.HangJackCards, POINTS = C.POINTS, val = C.val, trickWinner = C.trickWinner;
   function cardsPerSeat() {
     var runs = f.beg === "run" ? Math.max(0, completeKicks().length - 1) : 0;
     return 6 + runs * (rules().run_cards || 3);
   }
-  /* The cards a seat may play (docs/rules.md section 4); the others are marked, never disabled. */
-  function legalCards(trump, holding, trick) {
-    if (!trick.length) return holding.slice();
-    var led = suitOf(trick[0]);
-    var trumps = holding.filter(function (c) { return suitOf(c) === trump; });
-    if (led === trump) return trumps.length ? trumps : holding.slice();
-    if (rules().follow === "trump_only") return holding.slice();
-    var follow = holding.filter(function (c) { return suitOf(c) === led; });
-    var ok = follow.length ? follow.concat(trumps) : holding.slice();
-    if (rules().undertrump === "forbidden" && holding.some(function (c) { return suitOf(c) !== trump; })) {
-      var top = 0;
-      trick.forEach(function (c) { if (suitOf(c) === trump) top = Math.max(top, val(c)); });
-      if (top) ok = ok.filter(function (c) { return !(suitOf(c) === trump && val(c) < top); });
-    }
-    return ok;
-  }
-  function trickWinner(trump, trick) {
-    var best = 0;
-    for (var i = 1; i < trick.length; i++) {
-      var c = trick[i], b = trick[best];
-      if ((suitOf(c) === trump && suitOf(b) !== trump) || (suitOf(c) === suitOf(b) && val(c) > val(b))) best = i;
-    }
-    return best;
-  }
-  /* Who leads each trick and who plays next: the beggar leads, each trick's winner leads the next. */
-  function trickState(dealer, trump) {
-    var leader = (dealer + 1) % 4, leaders = [];
-    var played = [[], [], [], []];
-    f.tricks.forEach(function (t, k) {
-      leaders.push(leader);
-      t.forEach(function (c, i) { played[(leader + i) % 4].push(c); });
-      if (t.length === 4) leader = (leader + trickWinner(trump, t)) % 4;
-    });
-    var current = f.tricks.length && f.tricks[f.tricks.length - 1].length < 4 ? f.tricks[f.tricks.length - 1] : [];
-    var lead = current.length ? leaders[leaders.length - 1] : leader;
-    return { leaders: leaders, played: played, current: current, seat: (lead + current.length) % 4 };
-  }
+  function legalCards(trump, holding, trick) { return C.legalCards(rules(), trump, holding, trick); }
   function playToTally(rec) {
     var trump = suitOf(rec.kicks[rec.kicks.length - 1]), dealer = rec.dealer;
     var holds = rec.deal.map(function (d, s) { var h = d.slice(); (rec.runs || []).forEach(function (r) { h = h.concat(r[s]); }); return h; });
@@ -496,73 +458,12 @@
     return out;
   }
 
-  function cardGrid(name, legend, isOn, isOff, onTap, marks) {
-    var fs = h("fieldset", { "class": "cardgrid" }, [h("legend", { text: legend })]);
-    SUITS.forEach(function (su) {
-      var row = h("div", { "class": "cardrow" });
-      RANKS.forEach(function (r) {
-        var c = r + su[0];
-        var mark = marks ? marks(c) : null;
-        row.appendChild(h("button", {
-          type: "button", id: name + "-" + c, "class": "cardbtn" + (su[0] === "H" || su[0] === "D" ? " red" : "") + (isOn(c) ? " on" : "") + (mark ? " " + mark : ""),
-          "aria-pressed": isOn(c) ? "true" : "false", disabled: isOff(c) ? true : null,
-          "aria-label": r + " of " + su[2] + (mark === "illegal" ? " (not allowed: a renege)" : mark === "armed" ? " (tap again to record the renege)" : ""),
-          onclick: function () { onTap(c); }
-        }, [r + su[1]]));
-      });
-      fs.appendChild(row);
-    });
-    return fs;
-  }
-
   function renderCards(box, dealer, trump) {
-    var need = cardsPerSeat(), kicked = completeKicks().concat([].concat.apply([], f.abandoned));
-    var owner = function (c) { for (var s = 0; s < 4; s++) if (f.hold[s].indexOf(c) !== -1) return s; return -1; };
-    var incomplete = [0, 1, 2, 3].filter(function (s) { return f.hold[s].length !== need; });
-    var editing = f.seatEdit !== null && f.seatEdit !== undefined ? f.seatEdit : (incomplete.length ? incomplete[0] : null);
-    var dealKids = [chips("seatedit", "Cards held (" + need + " each)", [0, 1, 2, 3].map(function (s) {
-      return { value: s, label: "Seat " + (s + 1) + ": " + f.hold[s].length + "/" + need };
-    }), editing, function (s) { f.seatEdit = s; saveDraft(); renderHand(); }, "seats4")];
-    if (editing !== null) {
-      dealKids.push(cardGrid("hold", "Tap the cards of " + seatName(editing), function (c) { return f.hold[editing].indexOf(c) !== -1; },
-        function (c) { var o = owner(c); return kicked.indexOf(c) !== -1 || (o !== -1 && o !== editing) || f.tricks.length > 0; },
-        function (c) {
-          var i = f.hold[editing].indexOf(c);
-          if (i !== -1) f.hold[editing].splice(i, 1);
-          else if (f.hold[editing].length < need) f.hold[editing].push(c);
-          if (f.hold[editing].length === need) f.seatEdit = null;
-          changed();
-        }));
-    }
-    box.appendChild(section("hand.deal", "The deal", dealKids));
-    if (incomplete.length) return;
-    var ts = trickState(dealer, trump);
-    var done = f.tricks.length === need && f.tricks[need - 1].length === 4;
-    var trickKids = [h("ol", { "class": "tricks" }, f.tricks.map(function (t, k) {
-      var lead = ts.leaders[k];
-      return h("li", {}, [t.map(function (c, i) { return "S" + ((lead + i) % 4 + 1) + " " + cardText(c); }).join(", ") +
-        (t.length === 4 ? " → seat " + ((lead + trickWinner(trump, t)) % 4 + 1) : "")]);
-    }))];
-    if (!done) {
-      var seat = ts.seat, holding = f.hold[seat].filter(function (c) { return ts.played[seat].indexOf(c) === -1; });
-      var ok = legalCards(trump, holding, ts.current);
-      trickKids.push(cardGrid("play", "Trick " + (ts.current.length ? f.tricks.length : f.tricks.length + 1) + ": " + seatName(seat) + " plays",
-        function () { return false; }, function (c) { return holding.indexOf(c) === -1; },
-        function (c) {
-          if (ok.indexOf(c) === -1 && f.armed !== c) { f.armed = c; saveDraft(); renderHand(); flash("Not allowed: that would be a renege. Tap it again to record it."); return; }
-          f.armed = null;
-          if (!ts.current.length) f.tricks.push([]);
-          f.tricks[f.tricks.length - 1].push(c);
-          changed();
-        },
-        function (c) { return holding.indexOf(c) === -1 ? null : c === f.armed ? "armed" : ok.indexOf(c) === -1 ? "illegal" : null; }));
-    } else {
-      trickKids.push(h("p", { "class": "ends", text: "All " + need + " tricks are in. Check the hand." }));
-    }
-    if (f.tricks.length) trickKids.push(h("button", { type: "button", id: "take-back", "class": "secondary", onclick: function () {
-      var t = f.tricks[f.tricks.length - 1]; t.pop(); if (!t.length) f.tricks.pop(); f.armed = null; changed();
-    } }, ["Take back the last card"]));
-    box.appendChild(section("hand.tricks", "Tricks", trickKids));
+    C.renderPlay(box, {
+      state: f, need: cardsPerSeat(), kicked: completeKicks().concat([].concat.apply([], f.abandoned)),
+      dealer: dealer, trump: trump, rules: rules(), seatName: seatName, chips: chips, section: section, flash: flash,
+      changed: changed, redraw: function () { saveDraft(); renderHand(); }
+    });
   }
 
   // ---- rendering: chips (radio buttons styled as big targets) -----------------------------------------

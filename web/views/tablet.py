@@ -43,7 +43,7 @@ ENDPOINTS = [
 ]
 
 #: The static files of the offline shell (besides the page and the manifest).
-SHELL_STATIC = ["js/tablet.js", "css/tablet.css", "tablet/icon-192.png", "tablet/icon-512.png"]
+SHELL_STATIC = ["js/card-picker.js", "js/tablet.js", "css/tablet.css", "tablet/icon-192.png", "tablet/icon-512.png"]
 #: Templates whose text is part of the shell: a change to any of them is a new version.
 SHELL_TEMPLATES = ["tablet/_base.html", "tablet/tablet.html", "tablet/sw.js"]
 

@@ -6,7 +6,7 @@ import pytest
 
 from tests.tournaments.factories import make_board, make_device, tally
 from tournaments import tasks
-from tournaments.models import Hand, IdempotencyRecord, OutboxMessage, StandingsSnapshot
+from tournaments.models import Device, Hand, IdempotencyRecord, OutboxMessage, StandingsSnapshot
 from tournaments.selectors import hand_data
 from tournaments.services import (
     IdempotencyKeyReused,
@@ -18,6 +18,7 @@ from tournaments.services import (
     outbox_sweep,
 )
 from tournaments.services import outbox as outbox_module
+from tournaments.services.idempotency import idempotent_outcome, request_fingerprint
 
 pytestmark = pytest.mark.django_db
 
@@ -66,6 +67,37 @@ def test_keys_are_per_device():
     submit_once(board, one, "k-1", body(1, tally(0)))
     IdempotencyRecord.objects.create(device=other, key="k-1", request_hash="x", status_code=201, response={})
     assert IdempotencyRecord.objects.filter(key="k-1").count() == 2
+
+
+def test_a_tablet_paired_again_to_its_table_replays_a_queued_hand_the_old_token_stored():
+    """Issue 16: a hand reached the server but its answer was lost; the tablet is paired again (a new
+    device token) and sends its queue: the same key and body is the same write (one hand, the stored
+    answer), not a refused ``hand_number_taken`` that the scorer would re-enter as a second hand."""
+    from django.utils import timezone
+
+    board = make_board()
+    old = make_device(board)
+    first = submit_once(board, old, "k-1", body(1, tally(0)))
+    old.revoked_at = timezone.now()
+    old.save(update_fields=["revoked_at"])
+    new = make_device(board)  # the same table, paired again
+    outcome = idempotent_outcome(device=new, key="k-1", method="POST", path=PATH, body=body(1, tally(0)),
+                                 call=lambda: (500, {"error": "the write ran a second time"}))
+    assert (outcome.status, outcome.body, outcome.replayed) == (*first, True)
+    assert Hand.objects.count() == 1 and IdempotencyRecord.objects.count() == 1
+    with pytest.raises(IdempotencyKeyReused):  # the same key with another body is still refused
+        submit_once(board, new, "k-1", body(1, tally(0, to=1)))
+
+
+def test_another_tables_key_is_not_replayed():
+    board = make_board()
+    here = make_device(board)
+    other_table = Device.objects.create(tournament_id=board.round.tournament_id, table=2, token_digest="b" * 64,
+                                        token_prefix="bbbbbbbb")
+    IdempotencyRecord.objects.create(device=other_table, key="k-1", request_hash=request_fingerprint(
+        "POST", PATH, body(1, tally(0))), status_code=201, response={"hand": "not this table's"})
+    status, answer = submit_once(board, here, "k-1", body(1, tally(0)))
+    assert status == 201 and answer["hand"] != "not this table's" and Hand.objects.count() == 1
 
 
 def test_a_refused_write_is_not_stored_so_the_fixed_request_may_reuse_its_key():

@@ -23,6 +23,11 @@ PENALTY_WORDS = {
 }
 
 
+def capfirst(text: str) -> str:
+    """The first letter in capitals, the rest as written (``str.capitalize`` would lower "by A" to "by a")."""
+    return text[:1].upper() + text[1:]
+
+
 def side_letter(side: object) -> str:
     return SIDES[side] if isinstance(side, int) and 0 <= side < len(SIDES) else "?"
 
@@ -218,16 +223,16 @@ def reading(line: ChalkLine) -> str:
     if line.misdeal:
         parts.append(f"Misdeal +{line.misdeal.points} to {line.misdeal.letter}")
     if line.beg:
-        parts.append(line.beg.capitalize())
+        parts.append(capfirst(line.beg))
     if line.gift:
         parts.append(f"Gift +{line.gift.points} to {line.gift.letter}")
-    parts.extend(f"{p.text.capitalize()} +{p.points} to {p.letter}" for p in line.penalties)
+    parts.extend(f"{capfirst(p.text)} +{p.points} to {p.letter}" for p in line.penalties)
     if line.high.side is not None:
         parts.append(f"High {line.high.letter}")
     if line.low.side is not None:
         parts.append(f"Low {line.low.letter}")
     if line.jack.side is not None:
-        parts.append(f"{line.jack.text.capitalize()} {line.jack.letter} +{line.jack.points}")
+        parts.append(f"{capfirst(line.jack.text)} {line.jack.letter} +{line.jack.points}")
     if line.game.side is not None:
         counts = f": {line.game_counts[0]}-{line.game_counts[1]}" if line.game_counts else ""
         parts.append(f"Game {line.game.letter}{counts}")

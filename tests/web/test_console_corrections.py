@@ -3,12 +3,11 @@
 The form is filled from the stored record; a correction posts to ``hand_correct`` with the version the
 organiser saw; the engine's refusal sits next to the field it names; a correction that breaks later
 hands is refused naming the hand, with a button that voids it and every later hand and saves the
-correction in one go; a card-by-card hand keeps the JSON editor.
+correction in one go; a card-by-card hand gets the card form (web/play_form.py).
 """
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
@@ -203,18 +202,15 @@ def test_voiding_a_middle_hand_is_refused_and_can_take_every_later_hand_with_it(
     assert Game.objects.get(board=board, number=1).status == "in_play"
 
 
-def test_a_card_by_card_hand_keeps_the_json_editor(organiser, board):
+def test_a_card_by_card_hand_gets_the_card_form_not_the_json_editor(organiser, board):
+    """Issue 16: no JSON box for a card-by-card hand (tests/web/test_console_card_correction.py has the rest)."""
     simulated = simulate_game("trinidad-tournament", seed=3, first_dealer=0).hands[0]
     hand = submit(board, simulated.play)
     assert hand.form == "play"
     body = organiser.get(page_url(board)).content.decode()
     editor = body.split(f'<details id="fix-{hand.pk}"')[1].split("</form>")[0]
-    assert f'id="rec-{hand.pk}" name="record"' in editor and f"hand{hand.pk}-kicks" not in editor
-    response = post(organiser, board, hand, {}, action="correct_hand", record="{not json")
-    assert response.status_code == 400 and "not valid JSON" in response.content.decode()
-    response = post(organiser, board, hand, {}, action="correct_hand", record=json.dumps(simulated.tally))
-    assert response.status_code == 302
-    assert Hand.objects.get(game__board=board, number=1, status="active").form == "tally"
+    assert 'name="record"' not in editor and f'name="hand{hand.pk}-held_0"' in editor
+    assert f'name="hand{hand.pk}-tricks"' in editor and f"hand{hand.pk}-high_side" not in editor
 
 
 @pytest.mark.parametrize(("path", "field"), [

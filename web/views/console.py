@@ -29,11 +29,13 @@ from tournaments.services.closing import MAX_CLOCK_MINUTES
 from tournaments.services.field import board_forfeit, board_forfeit_cancel, grace_ends, team_match_forfeit
 from tournaments.services.pairing import round_draft_adopt_proposal
 from web import presenters
-from web.forms import HandCorrectionForm, fits_tally_form, parse_record_json, penalty_rows_for, record_json
+from web.forms import parse_record_json
 from web.http import found
 from web.permissions import organised_tournaments, organiser_tournament
 from web.qr import qr_svg
-from web.scorecards import board_scorecard
+from web.scorecards import board_scorecard, scoresheet_blank_lines
+
+from . import corrections
 
 ATTENTION = ("disputed", "awaiting_confirmation")
 
@@ -384,21 +386,16 @@ class Refusal:
 
 
 def _correction_editor(hand: Hand, names: dict[int, str], data: Any = None) -> tuple[str, Any]:
-    """("tally", form) for a tally record the form can show; ("json", text) otherwise (a card-by-card hand)."""
-    if hand.form == "tally" and fits_tally_form(hand.record):
-        form = HandCorrectionForm(
-            data, names=names, prefix=f"hand{hand.id}", penalty_rows=penalty_rows_for(hand.record),
-            initial=HandCorrectionForm.initial_from(hand.record) if data is None else None,
-        )
-        return "tally", form
-    return "json", (data.get("record", "") if data is not None else record_json(hand.record))
+    """("tally", form), ("play", form) for a card-by-card hand, ("json", text) otherwise (web/views/corrections.py)."""
+    return corrections.correction_editor(hand, names, corrections.seat_labels(hand.game.board), data)
 
 
 def _board_page(
     request: HttpRequest, tournament: Tournament, b: Board, *, bound: tuple[int, str, Any] | None = None,
-    refusal: Refusal | None = None, status: int = 200,
+    refusal: Refusal | None = None, status: int = 200, shown: dict[str, Any] | None = None,
 ) -> HttpResponse:
-    """The console's board page; ``bound`` is (hand id, editor, form or text) as the organiser posted it."""
+    """The console's board page; ``bound`` is (hand id, editor, form or text) as the organiser posted it,
+    ``shown`` the engine's reading of that correction ("Check the reading" without JavaScript)."""
     games = board_scorecard(b)
     names = _side_names(b)
     hands = {(h.game_id, h.number): h for h in selectors.active_hands(b)}
@@ -412,6 +409,7 @@ def _board_page(
             line.refusal = refusal if refusal is not None and refusal.hand_id == hand.id else None  # type: ignore[attr-defined]
             if bound is not None and bound[0] == hand.id:
                 line.editor, line.editor_value = bound[1], bound[2]  # type: ignore[attr-defined]
+                line.shown = shown  # type: ignore[attr-defined]
             else:
                 line.editor, line.editor_value = _correction_editor(hand, names)  # type: ignore[attr-defined]
             line.open = line.refusal is not None or (bound is not None and bound[0] == hand.id)  # type: ignore[attr-defined]
@@ -514,11 +512,17 @@ def board_action(request: HttpRequest, slug: str, board_id: int) -> HttpResponse
             return _board_page(request, tournament, b, refusal=refusal, status=exc.status_code)
         messages.success(request, f"{label} voided{' with every hand after it' if with_later else ''}.")
         return back
+    if action == "check_hand":  # the engine's reading before saving, without JavaScript
+        editor, _ = _correction_editor(hand, _side_names(b))
+        value, shown, problem = corrections.check(request, hand, _side_names(b), corrections.seat_labels(b))
+        refusal = None if problem is None else Refusal(hand_id=hand.id, error=problem)
+        return _board_page(request, tournament, b, bound=(hand.id, editor, value), refusal=refusal, shown=shown,
+                           status=problem.status_code if problem is not None else 200)
     if action != "correct_hand":
         messages.error(request, "Unknown action.")
         return back
     editor, value = _correction_editor(hand, _side_names(b), request.POST)
-    if editor == "tally":
+    if editor in ("tally", "play"):
         if not value.is_valid():
             return _board_page(request, tournament, b, bound=(hand.id, editor, value), status=400)
         record = value.record(hand.dealer)
@@ -541,7 +545,7 @@ def board_action(request: HttpRequest, slug: str, board_id: int) -> HttpResponse
         if latest.pk != hand.pk:  # corrected meanwhile (stale version): show the new version, freshly filled
             refusal.hand_id = latest.pk
             return _board_page(request, tournament, b, refusal=refusal, status=exc.status_code)
-        paths = value.add_refusal(exc.fields) if editor == "tally" else list(exc.fields or {})
+        paths = value.add_refusal(exc.fields) if editor != "json" else list(exc.fields or {})
         if refusal.breaks is None:
             refusal.unplaced = [t for p, t in (exc.fields or {}).items() if p in paths and t != exc.message]
         return _board_page(request, tournament, b, bound=(hand.id, editor, value), refusal=refusal,
@@ -696,8 +700,10 @@ def print_pairings(request: HttpRequest, slug: str, number: int) -> HttpResponse
 @login_required
 def print_standings(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = organiser_tournament(request.user, slug)
+    club_teams = tournament.entrant_type == Tournament.EntrantType.CLUB_TEAMS
     return render(request, "console/print_standings.html", {
         "tournament": tournament, "standings": selectors.standings(tournament), "printed_at": timezone.now(),
+        "club_teams": club_teams, "club_table": selectors.club_standings(tournament) if club_teams else None,
     })
 
 
@@ -711,7 +717,7 @@ def print_scoresheets(request: HttpRequest, slug: str, number: int) -> HttpRespo
         if summary.is_bye or summary.board.forfeited is not None:
             continue  # no sheet for a bye or a forfeited board: nothing is played on it
         games = board_scorecard(summary.board)
-        sheets.append({"summary": summary, "games": games, "blank": range(max(0, 12 - sum(len(g.lines) for g in games)))})
+        sheets.append({"summary": summary, "games": games, "blank": scoresheet_blank_lines(games)})
     return render(request, "console/print_scoresheets.html", {"tournament": tournament, "round": round_, "sheets": sheets})
 
 

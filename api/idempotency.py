@@ -17,8 +17,8 @@ from rest_framework.exceptions import Throttled, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from tournaments.models import Device, IdempotencyRecord
-from tournaments.services.idempotency import MAX_KEY_LENGTH, idempotent_outcome
+from tournaments.models import Device
+from tournaments.services.idempotency import MAX_KEY_LENGTH, idempotent_outcome, table_records
 
 HEADER = "Idempotency-Key"
 #: Visible ASCII only: what a UUID, a ULID or any sane client key is made of.
@@ -42,18 +42,19 @@ def idempotency_key(request: Request) -> str:
 
 
 def is_known_key(request: Request, device: Device | None) -> bool:
-    """Whether this device already used the request's key: such a request is answered from the
-    stored record (or refused with 422) before any rate limit applies."""
+    """Whether this device (or another device of its table, before it was paired again) already used the
+    request's key: such a request is answered from the stored record (or refused with 422) before any
+    rate limit applies."""
     key = request.headers.get(HEADER, "").strip()
     if device is None or not key or not KEY_PATTERN.match(key):
         return False
-    return IdempotencyRecord.objects.filter(device=device, key=key).exists()
+    return table_records(device).filter(key=key).exists()
 
 
 def idempotent_response(
     request: Request, device: Device, write: Callable[[], tuple[int, dict[str, Any]]]
 ) -> Response:
-    """Run ``write`` (returning status and JSON body) at most once per device and key. Every stored answer
+    """Run ``write`` (returning status and JSON body) at most once per table and key. Every stored answer
     says ``Idempotent-Replayed: true``, also the one a request gets when its own write lost a race with
     the same key (it ran, was refused or rolled back, and the winner's answer is returned)."""
     key = idempotency_key(request)

@@ -1,4 +1,6 @@
-"""Idempotent tablet writes (docs/decisions.md): one answer per device and Idempotency-Key.
+"""Idempotent tablet writes (docs/decisions.md): one answer per table and Idempotency-Key.
+
+A key is looked up among the records of every device of the same table in the tournament, so a tablet paired again replays what its old token stored instead of writing twice.
 
 ``idempotent_outcome`` answers a known key from the stored record (same request hash) or refuses it
 (``IdempotencyKeyReused``, another request hash). Otherwise it runs the write and, in the *same*
@@ -19,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import QuerySet
 
 from tournaments.models import Device, IdempotencyRecord
 
@@ -33,8 +36,15 @@ def request_fingerprint(method: str, path: str, body: Any) -> str:
     return hashlib.sha256(f"{method.upper()}\n{path}\n{canonical}".encode()).hexdigest()
 
 
+def table_records(device: Device) -> QuerySet[IdempotencyRecord]:
+    """The stored answers of every device that scored this device's table in its tournament: a tablet
+    paired again (a new token, the old one revoked) sends its queue under the keys it already had, and
+    an entry the old token stored is the same write (issue 16)."""
+    return IdempotencyRecord.objects.filter(device__tournament_id=device.tournament_id, device__table=device.table)
+
+
 def _stored(device: Device, key: str) -> IdempotencyRecord | None:
-    return IdempotencyRecord.objects.filter(device=device, key=key).first()
+    return table_records(device).filter(key=key).order_by("pk").first()
 
 
 def _replay(record: IdempotencyRecord, request_hash: str) -> tuple[int, dict[str, Any]]:

@@ -47,12 +47,12 @@ from .match import (
     team_match_decision,
 )
 from .rules import RULE_BOUNDS, OptionKind, RuleBound, check_rule_bounds, rule_bound_errors
-from .tiebreaks import DEFAULT_TIE_BREAKS, TIE_BREAKS, TieBreak
+from .tiebreaks import DEFAULT_TIE_BREAKS, GAME_SCORE_TIE_BREAKS, LEAGUE_TIE_BREAKS, TIE_BREAKS, TieBreak
 
 __all__ = [
     "BYE_PRESETS", "CHOSEN_MATCH_KINDS", "DEFAULT_BYE_POLICY", "DEFAULT_FORFEIT_POLICY", "FORFEIT_PRESETS", "DEFAULT_CLUB_AVOIDANCE", "DEFAULT_ENTRANT_TYPE",
     "DEFAULT_MATCH_FORMAT", "DEFAULT_PAIRING_SYSTEM", "DEFAULT_TEAM_FORMAT", "DEFAULT_TIE_BREAKS",
-    "DEFAULT_TIME_CALLED", "RULE_BOUNDS", "TIE_BREAKS", "AwardPolicy", "ClubAvoidance", "EntrantType", "FormatError",
+    "DEFAULT_TIME_CALLED", "GAME_SCORE_TIE_BREAKS", "LEAGUE_TIE_BREAKS", "RULE_BOUNDS", "TIE_BREAKS", "AwardPolicy", "ClubAvoidance", "EntrantType", "FormatError",
     "MatchFormat", "MatchKind", "MatchOutcome", "OptionKind", "PairingSystem", "Result", "RuleBound", "Source",
     "SourceKind", "TeamDecision", "TeamFormat", "TeamKind", "TieBreak", "TimeCalled", "check_rule_bounds",
     "describe_forfeit", "forfeit_games", "forfeit_policy", "match_outcome", "race_target", "rule_bound_errors", "team_match_decision",

@@ -121,3 +121,12 @@ del _r
 DEFAULT_TIE_BREAKS: tuple[str, ...] = (
     "match_points", "wins", "bullseyes_won", "chalk_difference", "hang_jacks_for", "buchholz",
 )
+
+#: A league's order (issue 15: standings by bullseyes won and lost, wins, hang jacks for and against); a season
+#: of a league starts from it.
+LEAGUE_TIE_BREAKS: tuple[str, ...] = (
+    "bullseyes_won", "bullseyes_lost", "wins", "hang_jacks_for", "hang_jacks_against",
+)
+
+#: The tie-breaks fed by each game's final score: results known by their match totals only cannot feed them.
+GAME_SCORE_TIE_BREAKS: frozenset[str] = frozenset({"chalk_difference", "chalks_for", "chalks_against"})

@@ -13,7 +13,7 @@
 - ``registration``: Availability (check-in, requested byes), Invitation (accounts and roles).
 """
 
-from .boards import Board, BoardPair, Game, GameConfirmation, Hand, TeamMatch
+from .boards import Board, BoardPair, EnteredAs, Game, GameConfirmation, Hand, ResultSource, TeamMatch
 from .devices import Device, PairingCode
 from .events import Entry, Round, Tournament, TournamentRole
 from .late_hands import LateHand
@@ -26,8 +26,8 @@ from .registration import Availability, Invitation
 from .substitutions import EntrySubstitution
 
 __all__ = [
-    "AuditEvent", "Availability", "Board", "BoardPair", "Club", "Device", "Division", "Entry", "EntrySubstitution",
+    "AuditEvent", "Availability", "Board", "BoardPair", "Club", "Device", "Division", "EnteredAs", "Entry", "EntrySubstitution",
     "Game", "GameConfirmation", "Hand", "IdempotencyRecord", "Invitation", "LateHand", "League", "LineupSubstitution",
     "Organisation", "OrganisationMember", "OutboxMessage", "Pair", "PairingCode", "Player", "PointDeduction", "Prize",
-    "Round", "StandingsSnapshot", "Team", "TeamMatch", "Tournament", "TournamentRole",
+    "ResultSource", "Round", "StandingsSnapshot", "Team", "TeamMatch", "Tournament", "TournamentRole",
 ]

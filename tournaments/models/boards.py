@@ -49,6 +49,8 @@ class TeamMatch(models.Model):
         WALKOVER = "walkover", "Walkover"
         VOID = "void", "Void"
 
+    Source = ResultSource
+
     round = models.ForeignKey("tournaments.Round", on_delete=models.CASCADE, related_name="team_matches")
     club_a = models.ForeignKey("tournaments.Club", on_delete=models.PROTECT, related_name="+")
     club_b = models.ForeignKey("tournaments.Club", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
@@ -200,6 +202,8 @@ class Game(models.Model):
         IN_PLAY = "in_play", "In play"
         FINISHED = "finished"
         VOIDED = "voided"
+
+    Source = ResultSource
 
     board = models.ForeignKey(Board, on_delete=models.CASCADE, related_name="games")
     number = models.PositiveIntegerField()

@@ -9,7 +9,7 @@ used only when every two of them have met on a decided board.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from fractions import Fraction
 
@@ -85,11 +85,13 @@ def compute_standings(
     boards: Iterable[BoardResult],
     byes: Iterable[ByeRecord] = (),
     config: RankingConfig = DEFAULT_RANKING,
+    deductions: Mapping[int, tuple[int, int]] | None = None,
 ) -> Standings:
     """Rank ``entrants`` from their board results and byes.
 
     ``entrants`` fixes the order inside a shared rank (give them by seed); every board and bye must
-    name entrants from it.
+    name entrants from it. ``deductions`` (a league's point deductions): per entrant, the match points and
+    the bullseyes taken off before ranking.
     """
     index: dict[int, int] = {}
     for i, e in enumerate(entrants):
@@ -210,6 +212,12 @@ def compute_standings(
         for k in range(_STATS):
             totals[k][winner] += add[k]
             totals[k ^ 1][loser] += add[k]
+    for who, (less_points, less_bullseyes) in (deductions or {}).items():
+        slot = index.get(who)
+        if slot is None:
+            raise RankingError("unknown_entrant", f"a deduction names {who}, not in the field")
+        points[slot] -= less_points
+        totals[0][slot] -= less_bullseyes
     buchholz = [sum(points[o] for o in opponents[i]) for i in range(n)]
     provisional = [
         StandingRow(

@@ -227,6 +227,10 @@ def board_results_refresh(board: Board, *, keep_games: bool = True) -> Board:
         for events in hands.values_list("events", flat=True):
             for side, count in enumerate(adapters.hang_jacks(events)):
                 hangs[side] += count
+        for g in confirmed:  # a game from a chalk sheet has no hands: its hang jacks were typed
+            if g.result_source == Game.Source.PAPER_GAME:
+                hangs[0] += g.hang_jacks_a or 0
+                hangs[1] += g.hang_jacks_b or 0
     if board.forfeited is not None:  # a forfeit (services/field.py): the kept games and the games awarded
         won = _forfeit_result(board, fmt, bullseyes, len(confirmed))
         board.decided, board.winner, board.is_draw = True, won, False
@@ -283,6 +287,8 @@ def team_match_refresh(team_match: TeamMatch) -> TeamMatch:
     reaches N; the boards still in play stop (their in-play games no longer take hands). Every board of
     the match is refreshed when the decision changes.
     """
+    if team_match.result_source == TeamMatch.Source.MATCH_TOTALS:  # typed totals: nothing to derive
+        return team_match
     round_ = team_match.round
     tournament = round_.tournament
     boards = list(team_match.boards.select_related("round__tournament").order_by("slot", "id"))
@@ -315,9 +321,17 @@ def team_match_refresh(team_match: TeamMatch) -> TeamMatch:
     if decision.needs_extra:
         _extra_game_on_first_board(boards[0])
     explanation = f"{totals[0]}-{totals[1]} bullseyes" + (" (level: a draw)" if decided and winner is None else "")
+    hangs = [0, 0]  # the boards' hang jacks (confirmed games), per club
+    for board in boards:
+        for side, count in ((0, board.hang_jacks_a), (1, board.hang_jacks_b)):
+            hangs[0 if side == club_a_side[board.pk] else 1] += count
     team_match.bullseyes_a, team_match.bullseyes_b = totals
+    team_match.hang_jacks_a, team_match.hang_jacks_b = hangs
     team_match.decided, team_match.winner, team_match.explanation = decided, winner, explanation
-    team_match.save(update_fields=["bullseyes_a", "bullseyes_b", "decided", "winner", "explanation"])
+    if team_match.team_b_id is not None and team_match.status in (TeamMatch.Status.SCHEDULED, TeamMatch.Status.PLAYED):
+        team_match.status = TeamMatch.Status.PLAYED if decided else TeamMatch.Status.SCHEDULED  # a league fixture
+    team_match.save(update_fields=["bullseyes_a", "bullseyes_b", "hang_jacks_a", "hang_jacks_b", "decided", "winner",
+                                   "explanation", "status"])
     if fmt.kind is TeamKind.FIRST_TO_TOTAL and decided != was_decided:
         for board in boards:
             board.team_match = team_match

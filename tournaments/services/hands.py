@@ -209,6 +209,9 @@ def _hand_submit(
     check_device(board, device, tournament_id=tournament_id, table=game.board_table)  # type: ignore[attr-defined]
     check_round_status(board, game.round_status, game.round_number)  # type: ignore[attr-defined]
     if game.status == Game.Status.FINISHED:
+        if game.result_source == Game.Source.PAPER_GAME:
+            raise conflict("game_on_paper", f"Game {game_number} was entered from a chalk sheet: a tablet may not "
+                           "change it.", board)
         raise conflict("game_over", f"Game {game_number} is over: it was won by side {game.winner}.", board)
     if game.board_decided:  # type: ignore[attr-defined]
         raise conflict("match_decided", "The board's match is decided: its play has stopped.", board)

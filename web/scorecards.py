@@ -41,8 +41,8 @@ def board_scorecard(board: Board) -> list[GameCard]:
     """Each game of the board (voided games left out), hand by hand as a chalk sheet."""
     names = selectors.seat_names(board)
     games = selectors.scorecard_games(board, confirmations=True)
-    a_name = board.pair_a.pair.display_name
-    b_name = board.pair_b.pair.display_name if board.pair_b else "bye"
+    # the chart names the sides by letter: the pairs' names stand once above it (issue 17)
+    a_name, b_name = "pair", "pair"
     cards: list[GameCard] = []
     for game in games:
         lines = [
@@ -70,3 +70,12 @@ def board_scorecard(board: Board) -> list[GameCard]:
         cards.append(GameCard(game=game, lines=lines, chart=chart, confirmations=list(game.open_confirmations), target=target,
                               target_drawn=target_drawn(target, [line.score for line in lines])))
     return cards
+
+
+#: Lines on the paper backup scoresheet: a board can take 20 to 30 hands (issue 17).
+SCORESHEET_LINES = 30
+
+
+def scoresheet_blank_lines(games: list[GameCard]) -> range:
+    """The empty lines a printed scoresheet adds under the hands recorded so far, to make 30."""
+    return range(max(0, SCORESHEET_LINES - sum(len(g.lines) for g in games)))

@@ -100,6 +100,7 @@ account_patterns = [
 urlpatterns = [
     path("", public.home, name="home"),
     path("t/<slug:slug>/", include(tournament_patterns)),
+    path("", include("web.public_urls")),  # issue 17: follow, hall, club and player history
     path("tablet/", tablet.tablet, name="tablet"),
     path("tablet/sw.js", tablet.service_worker, name="tablet_sw"),
     path("tablet/manifest.webmanifest", tablet.manifest, name="tablet_manifest"),

@@ -77,7 +77,7 @@
     if (!target || !input) return;
     function run() {
       var words = input.value.toLowerCase().split(/\s+/).filter(Boolean);
-      var rows = target.querySelectorAll("tr[data-search]");
+      var rows = target.querySelectorAll("[data-search]");
       var shown = 0;
       rows.forEach(function (row) {
         var text = row.getAttribute("data-search");

@@ -139,7 +139,7 @@ def test_club_pages(client, event):
     assert "Couva Jacks" in body
     club = event.entries.first().pair.club
     body = get(client, "club", event.slug, club.id).content.decode()
-    assert club.name in body and "Where they stand" in body
+    assert club.name in body and "Pairs in" in body
 
 
 def test_statistics_count_confirmed_games(client, event):

@@ -84,7 +84,7 @@ def test_standings_abbreviations_have_a_visible_legend(client, event):
     """Tooltips (abbr title) are all a phone had: the legend says every heading in words on the page."""
     html = get(client, "standings", event.slug)
     legend = text_of(section(html, "legend"))
-    for short, words in (("MP", "Match points"), ("Bulls", "Bullseyes"), ("Buch.", "Buchholz"), ("P", "played")):
+    for short, words in (("MP", "Match points"), ("Bulls", "Bullseyes"), ("Buch.", "Buchholz"), ("P", "Boards played")):
         assert re.search(rf"\b{re.escape(short)}\s+{words}", legend, re.I), (short, legend)
 
 
@@ -190,7 +190,7 @@ def test_a_drafted_round_is_never_said_started(client, event):
         if name in ("pairings", "board"):
             continue
         text = text_of(get(client, name, *args))
-        assert "Round 3" not in text and "round 3" not in text, name
+        assert not re.search(r"round 3 (in play|started|pairings|: pairings)", text, re.I), name
 
 
 def test_an_organisers_swap_leaves_no_internal_words(client, event):
@@ -213,9 +213,8 @@ def org_client(event):
 
 
 def test_pairing_cards_give_the_full_address(org_client, event):
-    html = org_client.post(reverse("web:console_pairing_codes", args=[event.slug]), {"tables": "1"},
-                           HTTP_HOST="scores.example.org").content.decode()
-    assert "http://scores.example.org/tablet/pair/" in text_of(html)
+    html = org_client.post(reverse("web:console_pairing_codes", args=[event.slug]), {"tables": "1"}).content.decode()
+    assert "http://testserver/tablet/pair/" in text_of(html)
 
 
 def test_paper_scoresheet_has_thirty_lines_and_cards_as_symbols(org_client, event):

@@ -37,7 +37,7 @@ def test_pairings_group_boards_under_their_team_match_with_the_clubs_totals(clie
     bye = TeamMatch.objects.get(round=done.round, club_b__isnull=True)
     assert f"{escape(bye.club_a.name)}</a></span>\n  <span class=\"small\">has a bye this round" in body
     # Each board row sits under its match's heading, in slot order.
-    rows = body.split('class="tm-head"')[1].split("<tr data-search")[1:]
+    rows = body.split('class="tm-head"')[1].split('<li class="tbl')[1:]
     assert len(rows) == 2
 
 

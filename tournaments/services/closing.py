@@ -43,6 +43,7 @@ from .boards import board_format, board_results_refresh, team_match_refresh
 from .confirmations import games_confirm_finished, games_disputed
 from .errors import Conflict, ValidationFailed
 from .outbox import outbox_enqueue
+from .publication import public_change
 
 MAX_CLOCK_MINUTES = 600
 
@@ -83,6 +84,7 @@ def round_clock_set(*, round: Round, minutes: int, user: Actor) -> Round:  # noq
     audit_record(action="round.clock", obj=locked, tournament_id=locked.tournament_id, user=actor(user),
                  before={"ends_at": before.isoformat() if before else None},
                  after={"ends_at": locked.ends_at.isoformat()})
+    public_change(locked.tournament_id, round_number=locked.number)
     return locked
 
 
@@ -289,6 +291,7 @@ def round_close(*, round: Round, user: Actor, token: str | None = None,  # noqa:
                  after={"voided_games": len(plan.void), "awarded_games": len(plan.award),
                         "confirmed_games": len(plan.confirm), "record": round_.close_record})
     outbox_enqueue(STANDINGS_TASK, [tournament.pk], coalesce_key=f"standings:{tournament.pk}")
+    public_change(tournament.pk, round_number=round_.number, standings=True)
     return round_
 
 
@@ -339,6 +342,7 @@ def round_reopen(*, round: Round, user: Actor) -> Round:  # noqa: A002
     audit_record(action="round.reopen", obj=round_, tournament_id=tournament.pk, user=actor(user),
                  after={"record": record, "games_in_play_again": reopened, "pending_rounds_removed": pending})
     outbox_enqueue(STANDINGS_TASK, [tournament.pk], coalesce_key=f"standings:{tournament.pk}")
+    public_change(tournament.pk, round_number=round_.number, standings=True)
     return round_
 
 

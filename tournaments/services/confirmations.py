@@ -27,6 +27,7 @@ from .audit import audit_record
 from .boards import board_results_refresh
 from .errors import NotAllowed, NotFound, ValidationFailed
 from .outbox import outbox_enqueue
+from .publication import public_change
 
 PARTIES = tuple(GameConfirmation.Party.values)
 
@@ -111,6 +112,7 @@ def game_confirm(
                  after={"party": party, "agrees": agrees, "reason": reason, "confirmed": game.confirmed})
     board_results_refresh(board)
     outbox_enqueue(STANDINGS_TASK, [tournament_id], coalesce_key=f"standings:{tournament_id}")
+    public_change(tournament_id, board_id=board.pk, standings=True)
     return row
 
 
@@ -156,6 +158,7 @@ def round_confirm_all(*, round: Round, user: Actor) -> int:  # noqa: A002
         audit_record(action="round.confirm_all", obj=round_, tournament_id=round_.tournament_id, user=actor(user),
                      after={"confirmed": count})
         outbox_enqueue(STANDINGS_TASK, [round_.tournament_id], coalesce_key=f"standings:{round_.tournament_id}")
+        public_change(round_.tournament_id, round_number=round_.number, standings=True)
     return count
 
 

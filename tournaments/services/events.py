@@ -41,6 +41,7 @@ from .audit import audit_record
 from .devices import tournament_devices_revoke
 from .errors import Conflict, NotAllowed, ValidationFailed
 from .organisations import is_member, require_member
+from .publication import public_change
 from .standings import tournament_standings_recompute
 
 #: What an organiser sets on a tournament (everything else is derived or recorded).
@@ -338,6 +339,7 @@ def tournament_update(*, tournament: Tournament, user: Actor, **changes: Any) ->
         tournament_standings_recompute(tournament_id=locked.pk)
     audit_record(action="tournament.update", obj=locked, tournament_id=locked.pk, user=user,
                  after=_jsonable(values))
+    public_change(locked.pk, full=True)
     return locked
 
 
@@ -354,6 +356,7 @@ def tournament_delete(*, tournament: Tournament, user: Actor) -> None:
     locked.delete()
     locked.pk = pk  # the audit event names the deleted row (it outlives it: no tournament link)
     audit_record(action="tournament.delete", obj=locked, tournament_id=None, user=user, before=before)
+    public_change(pk, slug=before["slug"])
 
 
 # ---- entries ----------------------------------------------------------------------------------------------
@@ -442,6 +445,7 @@ def entry_create(*, tournament: Tournament, pair: Pair, user: Actor, seed: int |
     entry.save()
     audit_record(action="entry.create", obj=entry, tournament_id=locked.pk, user=user,
                  after={"pair": pair.pk, "seed": seed, "withdrawn": withdrawn})
+    public_change(locked.pk, full=True)
     return entry
 
 
@@ -469,6 +473,7 @@ def entry_update(*, entry: Entry, user: Actor, **changes: Any) -> Entry:
     locked.save()
     audit_record(action="entry.update", obj=locked, tournament_id=locked.tournament_id, user=user,
                  after={k: getattr(v, "pk", v) for k, v in changes.items()})
+    public_change(locked.tournament_id, full=True)
     return locked
 
 
@@ -553,4 +558,5 @@ def entry_substitute(*, entry: Entry, out_player: Player, in_player: Player, fro
     audit_record(action="entry.substitute", obj=locked, tournament_id=tournament.pk, user=user,
                  after={"from_round": from_round, "out_player": out_player.pk, "in_player": in_player.pk,
                         "reason": substitution.reason})
+    public_change(tournament.pk, full=True)
     return substitution

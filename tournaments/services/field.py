@@ -66,6 +66,7 @@ from .confirmations import games_confirm_finished, games_disputed
 from .errors import Conflict, NotFound, ValidationFailed
 from .events import entry_create
 from .outbox import outbox_enqueue
+from .publication import public_change
 
 ABSENT_CHOICES = {"a": Board.Forfeit.SIDE_A, "b": Board.Forfeit.SIDE_B, "both": Board.Forfeit.BOTH}
 #: Rounds whose boards a withdrawal touches (a pending round is drawn later, without the pair).
@@ -115,6 +116,7 @@ def _record(round_: Round, user: Actor, change: dict[str, Any]) -> None:
 
 def _standings_changed(tournament_id: int) -> None:
     outbox_enqueue(STANDINGS_TASK, [tournament_id], coalesce_key=f"standings:{tournament_id}")
+    public_change(tournament_id, full=True, standings=True)  # forfeits and withdrawals: pair pages too
 
 
 def _seat_rows(round_: Round, board: Board) -> None:

@@ -38,6 +38,7 @@ from .audit import audit_record
 from .devices import tournament_devices_revoke
 from .errors import Conflict
 from .outbox import outbox_enqueue
+from .publication import public_change
 from .standings import tournament_standings_recompute
 
 #: What the organiser is told about a round that is not closed, by its status.
@@ -97,6 +98,7 @@ def tournament_finish(*, tournament: Tournament, user: Actor) -> Tournament:
                                    for p in results["prizes"]],
                         "payout": {k: results["payout"][k] for k in ("total_paid", "fees_collected", "balance")}})
     outbox_enqueue(STANDINGS_TASK, [locked.pk], coalesce_key=f"standings:{locked.pk}")
+    public_change(locked.pk, full=True, standings=True)
     return locked
 
 
@@ -118,6 +120,7 @@ def tournament_reopen(*, tournament: Tournament, user: Actor) -> Tournament:
                  before={"finished_at": locked.finished_at.isoformat() if locked.finished_at else None},
                  after={"reopened_at": results["reopened_at"]})
     outbox_enqueue(STANDINGS_TASK, [locked.pk], coalesce_key=f"standings:{locked.pk}")
+    public_change(locked.pk, full=True, standings=True)
     return locked
 
 

@@ -47,6 +47,7 @@ from .errors import (
     ValidationFailed,
 )
 from .outbox import outbox_enqueue
+from .publication import public_change
 from .rows import model_columns, row_fetch, row_insert, rows_write
 
 HAND_DERIVED_FIELDS = ("events", "trump", "score_after", "winner", "next_dealer")
@@ -247,6 +248,7 @@ def _hand_submit(
         board_after_change(Board.objects.select_related("round__tournament").get(pk=board.pk), race_check=True)
     # No standings recompute here: standings count confirmed games only, and a game that just ended is not
     # confirmed yet; its confirmation (or a correction, a void, closing the round) enqueues it.
+    public_change(tournament_id, board_id=board.pk)
     return hand
 
 
@@ -356,6 +358,7 @@ def hand_undo(*, board: Board, hand_id: int, device: Device | None = None, user:
                  before=_hand_summary(hand, target.number), after={"status": hand.status, "game_reopened": crossing})
     if crossing:
         board_after_change(board)  # the reopened game had no confirmation: standings do not change
+    public_change(round_.tournament_id, board_id=board.pk)
     return hand
 
 
@@ -451,6 +454,7 @@ def _after_rescore(board: Board, games: list[Game], changed: set[int], reopened:
             board.save(update_fields=["needs_review", "updated_at"])
     board_after_change(board)
     _enqueue_standings(round_.tournament_id)
+    public_change(round_.tournament_id, board_id=board.pk, standings=True)
 
 
 def _organiser_hand(hand: Hand, user: Actor) -> tuple[Board, list[Game], Hand]:

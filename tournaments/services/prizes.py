@@ -31,6 +31,7 @@ from .audit import audit_record
 from .checkin import tags_clean
 from .errors import Conflict, ValidationFailed
 from .outbox import outbox_enqueue
+from .publication import public_change
 
 PRIZE_FIELDS = ("category", "place", "tag", "label", "amount", "order")
 MAX_PLACE = 999
@@ -140,6 +141,7 @@ def _snapshot(prize: Prize) -> dict[str, Any]:
 def _changed(tournament: Tournament) -> None:
     """Public pages show the prizes: one message so what they show follows (docs/decisions.md, issue 17)."""
     outbox_enqueue(STANDINGS_TASK, [tournament.pk], coalesce_key=f"standings:{tournament.pk}")
+    public_change(tournament.pk, standings=True)
 
 
 @transaction.atomic

@@ -28,6 +28,7 @@ from .boards import board_results_refresh
 from .closing import round_clock_start
 from .errors import Conflict, ValidationFailed
 from .field import round_absent_forfeits
+from .publication import public_change
 
 SEATABLE = (Round.Status.PENDING, Round.Status.DRAFTED)
 
@@ -222,6 +223,7 @@ def round_publish(*, round: Round, user: Actor = None) -> Round:  # noqa: A002
     round_clock_start(round_)
     audit_record(action="round.publish", obj=round_, tournament_id=tournament.pk, user=actor(user))
     round_absent_forfeits(round=round_, user=user)
+    public_change(tournament.pk, round_number=round_.number)
     return round_
 
 
@@ -236,6 +238,7 @@ def round_start_play(*, round: Round, user: Actor = None) -> Round:  # noqa: A00
     round_.status = Round.Status.IN_PLAY
     round_.save(update_fields=["status"])
     audit_record(action="round.start_play", obj=round_, tournament_id=round_.tournament_id, user=actor(user))
+    public_change(round_.tournament_id, round_number=round_.number)
     return round_
 
 

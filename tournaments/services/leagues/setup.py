@@ -80,13 +80,14 @@ def league_update(*, league: League, user: Actor, **changes: Any) -> League:
 def season_create(*, league: League, user: Actor, name: str, slug: str, season: str = "", **settings: Any) -> Tournament:
     """A new season of ``league``: a club-team tournament played as a round robin, with the league's
     defaults unless ``settings`` say otherwise (``team_format`` 3 boards, first to 17; the ``league`` bye
-    policy; ``formats.LEAGUE_TIE_BREAKS``). Any other ``tournament_create`` setting may be given. The user
+    policy when the format is a race; ``formats.LEAGUE_TIE_BREAKS``). Any other ``tournament_create`` setting may be given. The user
     becomes its organiser; 403 ``not_owner`` unless a member of the league's organisation."""
     require_member(user, league.owner_id, what="This league")
     settings.setdefault("entrant_type", EntrantType.CLUB_TEAMS.value)
     settings.setdefault("pairing_system", PairingSystem.ROUND_ROBIN.value)
     settings.setdefault("team_format", DEFAULT_LEAGUE_TEAM_FORMAT)
-    settings.setdefault("bye_policy", BYE_PRESETS["league"].policy.to_dict())
+    if (settings["team_format"] or {}).get("kind") == "first_to_total":  # the league's bye awards the race target
+        settings.setdefault("bye_policy", BYE_PRESETS["league"].policy.to_dict())
     settings.setdefault("tiebreaks", list(LEAGUE_TIE_BREAKS))
     tournament = tournament_create(user=user, name=name, slug=slug, **settings)
     tournament.league, tournament.season = league, season[:60]

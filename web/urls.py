@@ -11,7 +11,7 @@ from django.urls import include, path, reverse_lazy
 
 import config.converters  # noqa: F401 - registers <id:...>: an oversized id is 404 (issue 11 item 10)
 
-from .views import accounts, console, corrections, final, late_hands, public, registration, setup, tablet
+from .views import accounts, console, final, late_hands, league_standings, public, registration, setup, tablet
 
 app_name = "web"
 
@@ -42,8 +42,6 @@ console_patterns = [
     path("t/<slug:slug>/rounds/<id:number>/reopen/", console.round_reopen_page, name="console_round_reopen"),
     path("t/<slug:slug>/boards/<id:board_id>/", console.board, name="console_board"),
     path("t/<slug:slug>/boards/<id:board_id>/action/", console.board_action, name="console_board_action"),
-    path("t/<slug:slug>/boards/<id:board_id>/hands/<id:hand_id>/reading/", corrections.hand_reading,
-         name="console_hand_reading"),
     path("t/<slug:slug>/devices/", console.devices, name="console_devices"),
     path("t/<slug:slug>/devices/codes/", console.pairing_codes, name="console_pairing_codes"),
     path("t/<slug:slug>/devices/<id:device_id>/revoke/", console.revoke_device, name="console_revoke_device"),
@@ -62,6 +60,8 @@ console_patterns = [
     path("t/<slug:slug>/print/scoresheets/<id:number>/", console.print_scoresheets, name="console_print_scoresheets"),
     path("t/<slug:slug>/export/standings.csv", console.export_standings, name="console_export_standings"),
     path("t/<slug:slug>/export/results.csv", console.export_results, name="console_export_results"),
+    path("t/<slug:slug>/export/teams.csv", league_standings.export_team_standings,
+         name="console_export_team_standings"),
     path("t/<slug:slug>/prizes/", final.prizes, name="console_prizes"),
     path("t/<slug:slug>/prizes/add/", final.prize_add, name="console_prize_add"),
     path("t/<slug:slug>/prizes/settings/", final.prize_settings, name="console_prize_settings"),
@@ -100,7 +100,6 @@ account_patterns = [
 urlpatterns = [
     path("", public.home, name="home"),
     path("t/<slug:slug>/", include(tournament_patterns)),
-    path("", include("web.public_urls")),  # issue 17: follow, hall, club and player history
     path("tablet/", tablet.tablet, name="tablet"),
     path("tablet/sw.js", tablet.service_worker, name="tablet_sw"),
     path("tablet/manifest.webmanifest", tablet.manifest, name="tablet_manifest"),

@@ -174,11 +174,28 @@ class StandingsRowSerializer(serializers.Serializer):
     values = serializers.DictField(help_text="Column key -> value, in the order of `columns`.")
 
 
+class ClubStandingsRowSerializer(serializers.Serializer):
+    rank = serializers.JSONField()
+    club = serializers.IntegerField(allow_null=True)
+    name = serializers.CharField()
+    values = serializers.DictField(help_text="Column key -> value, in the order of `columns`.")
+
+
+class ClubStandingsSerializer(serializers.Serializer):
+    basis = serializers.ChoiceField(
+        choices=["team_matches", "pairs"],
+        help_text="team_matches: a club-team event's team matches (a bye in `byes`, never in `played`); "
+                  "pairs: each club's pairs' rows added up.")
+    columns = StandingsColumnSerializer(many=True)
+    rows = ClubStandingsRowSerializer(many=True)
+
+
 class PublicStandingsSerializer(serializers.Serializer):
     after_round = serializers.IntegerField()
     computed_at = serializers.DateTimeField(allow_null=True)
     columns = StandingsColumnSerializer(many=True)
     rows = StandingsRowSerializer(many=True)
+    clubs = ClubStandingsSerializer(help_text="The team (club) table from the same snapshot.")
 
 
 class PairStatsSerializer(serializers.Serializer):

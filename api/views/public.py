@@ -142,10 +142,18 @@ class StandingsView(PublicView, APIView):
             "after_round": 2, "computed_at": "2026-02-14T12:58:00-04:00",
             "columns": [{"key": "match_points", "short": "MP", "name": "match points"}],
             "rows": [{"rank": 1, "entry": 12, "name": "Kenrick Baptiste & Ria Mohammed", "club": "DMAFC",
-                      "values": {"match_points": 4}}]})],
+                      "values": {"match_points": 4}}],
+            "clubs": {"basis": "team_matches",
+                      "columns": [{"key": "played", "short": "P", "name": "team matches played"},
+                                  {"key": "byes", "short": "Bye", "name": "byes (not counted as played)"},
+                                  {"key": "match_points", "short": "MP", "name": "match points"}],
+                      "rows": [{"rank": 1, "club": 3, "name": "DMAFC",
+                                "values": {"played": 2, "byes": 1, "match_points": 6}}]}})],
     )
     def get(self, request: Request, slug: str) -> Response:
-        table = public.standings(_tournament(slug))
+        tournament = _tournament(slug)
+        table = public.standings(tournament)
+        clubs = public.club_standings(tournament, snapshot=table.snapshot)
         body = {
             "after_round": table.after_round,
             "computed_at": table.snapshot.created_at if table.snapshot else None,
@@ -155,6 +163,16 @@ class StandingsView(PublicView, APIView):
                  "values": {key: value for (key, _, _), value in zip(table.columns, row.values, strict=False)}}
                 for row in table.rows
             ],
+            # The team (club) table: from team matches in a club-team event, else the pairs' rows per club.
+            "clubs": {
+                "basis": "team_matches" if tournament.entrant_type == Tournament.EntrantType.CLUB_TEAMS else "pairs",
+                "columns": [{"key": key, "short": short, "name": name} for key, short, name in clubs.columns],
+                "rows": [
+                    {"rank": row.rank, "club": row.club_ref.pk if row.club_ref else None, "name": row.name,
+                     "values": {key: value for (key, _, _), value in zip(clubs.columns, row.values, strict=False)}}
+                    for row in clubs.rows
+                ],
+            },
         }
         return Response(PublicStandingsSerializer(body).data)
 

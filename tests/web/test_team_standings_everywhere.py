@@ -70,7 +70,8 @@ def test_the_printed_standings_carry_the_team_table(league):
     t = league["tournament"]
     body = _organiser_client(t).get(reverse("web:console_print_standings", args=[t.slug])).content.decode()
     assert 'id="club-standings-caption"' in body
-    assert body.index("club-standings-caption") < body.index("Player 2a"), "teams first, then the pairs"
+    assert body.index("club-standings-caption") < body.index("<h2>Pairs</h2>"), "teams first, then the pairs"
+    assert "Couva Jacks" in body.split("<h2>Pairs</h2>")[0]
 
 
 def test_the_html_team_table_shows_the_bye_as_a_bye(client, league):

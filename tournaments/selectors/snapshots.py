@@ -40,6 +40,7 @@ TEAM_COLUMN_LABELS: dict[str, tuple[str, str]] = {
     "wins": ("W", "team matches won"),
     "draws": ("D", "team matches drawn"),
     "losses": ("L", "team matches lost"),
+    "byes": ("Bye", "byes (not counted as played)"),
 }
 
 
@@ -159,6 +160,11 @@ def club_standings(tournament: Tournament, snapshot: StandingsSnapshot | None = 
     raw_rows: list[Mapping[str, Any]] = [r for r in (snapshot.clubs if snapshot else []) or [] if isinstance(r, Mapping)]
     columns = _columns(tournament, raw_rows)
     if tournament.entrant_type == Tournament.EntrantType.CLUB_TEAMS:
+        if any(r.get("byes") for r in raw_rows):
+            # A bye is shown as a bye: its own column beside the matches played (which never count it),
+            # so a team with a bye does not read "0 played, 1 won" (issue 15).
+            at = next((i + 1 for i, (k, _, _) in enumerate(columns) if k == "played"), 0)
+            columns.insert(at, ("byes", "", ""))
         columns = [(k, *TEAM_COLUMN_LABELS.get(k, (short, full))) for k, short, full in columns]
     keys = [c[0] for c in columns]
     ids = {r.get("club_id", r.get("entrant_id")) for r in raw_rows}

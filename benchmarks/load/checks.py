@@ -370,6 +370,9 @@ def check_standings(tournament_id: int, rebuilt: Mapping[int, RebuiltBoard],
     if public_rows is not None:
         public_order = [(str(r.get("rank")).rstrip("="), r.get("entry")) for r in public_rows]  # "3=": tied
         fresh_order = [(str(r["rank"]), r["entry_id"]) for r in fresh_rows]
+        first = next((i for i, (a, b) in enumerate(zip(public_order, fresh_order, strict=False)) if a != b), None)
         checks.append(Check("the public standings show the recomputed order", public_order == fresh_order,
-                            f"{len(public_order)} public rows v {len(fresh_order)} recomputed"))
+                            f"{len(public_order)} public rows v {len(fresh_order)} recomputed"
+                            + (f"; first difference at row {first + 1}: public {public_order[first]} v recomputed "
+                               f"{fresh_order[first]}" if first is not None else "")))
     return checks

@@ -2,6 +2,7 @@
 
     python -m benchmarks.load.run                  # 300 s, 100 tablets, 1,000 viewers
     python -m benchmarks.load.run --duration 30    # a smoke run
+    python -m benchmarks.load.run --profile national-day --minutes 1   # the national day (national_run.py)
 
 A private stack (``stack.Stack``: PostgreSQL and Redis on free ports, gunicorn with the production
 settings and a throwaway secret, a Celery worker and beat) serves a Swiss of ``2 x tablets`` pairs. For
@@ -210,7 +211,15 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parse(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    profile = argparse.ArgumentParser(add_help=False)
+    profile.add_argument("--profile", choices=("compressed-day", "national-day"), default="compressed-day")
+    chosen, rest = profile.parse_known_args(argv)
+    if chosen.profile == "national-day":
+        from .national_run import main as national_main  # its own flags (--minutes, --viewers ...)
+
+        return national_main(argv)
+    args = parse(rest)
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # this process's ORM use is setup and checks only
     started = time.monotonic()
     with sigterm_as_exit(), Stack(web_workers=args.web_workers, web_threads=args.web_threads,

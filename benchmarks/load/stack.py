@@ -221,6 +221,8 @@ class Stack:
     worker: subprocess.Popen[bytes] | None = None
     beat: subprocess.Popen[bytes] | None = None
     env: dict[str, str] = field(default_factory=dict)
+    extra_env: dict[str, str] = field(default_factory=dict)  # e.g. PUBLISH_ROOT for the national day
+    extra_pids: dict[str, int] = field(default_factory=dict)  # processes started beside the stack (Caddy)
     _worker_logs: int = 0
 
     @property
@@ -258,6 +260,7 @@ class Stack:
             "GUNICORN_BIND": f"{HOST}:{self.web_port}",
             "WEB_CONCURRENCY": str(self.web_workers),
             "GUNICORN_THREADS": str(self.web_threads),
+            **self.extra_env,
         }
         self.manage("migrate", "--noinput")
         self.start_web()
@@ -277,7 +280,8 @@ class Stack:
 
     def use_here(self) -> None:
         """Point this process's Django at the stack (for setup and checks through the ORM)."""
-        for key in ("DJANGO_SETTINGS_MODULE", "DATABASE_URL", "REDIS_URL", "DJANGO_SECRET_KEY", "ALLOWED_HOSTS"):
+        for key in ("DJANGO_SETTINGS_MODULE", "DATABASE_URL", "REDIS_URL", "DJANGO_SECRET_KEY", "ALLOWED_HOSTS",
+                    *self.extra_env):
             os.environ[key] = self.env[key]
         import django
 

@@ -1,0 +1,179 @@
+"""The national day's open-loop generator (benchmarks/load/openloop.py): sends go out on the plan, however late
+the answers, and latency counts from the planned send. No load here: a fake clock, a tiny local server."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from benchmarks.load import national
+from benchmarks.load.openloop import Plan, Pool, Recorder, drive, is_error, periodic, timed
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        self.now += seconds
+
+
+def test_plan_merges_periodic_streams_in_time_order_at_their_rates():
+    plan = Plan()
+    plan.add(1, 0.5, periodic(2.0))  # 0.5, 2.5, 4.5, ...
+    plan.add(2, 0.0, periodic(5.0))  # 0, 5, 10, ...
+    sends = plan.until(60.0)
+    assert [t for t, _ in sends] == sorted(t for t, _ in sends)
+    assert [t for t, s in sends if s == 1][:3] == [0.5, 2.5, 4.5]
+    assert sum(1 for _, s in sends if s == 1) == 30  # 60 s / 2 s
+    assert sum(1 for _, s in sends if s == 2) == 12  # 60 s / 5 s
+
+
+def test_a_stream_ends_when_its_gap_says_so():
+    gaps = iter([1.0, 1.0, None])
+    plan = Plan()
+    plan.add(7, 0.0, lambda: next(gaps))
+    assert [t for t, _ in plan.until(100.0)] == [0.0, 1.0, 2.0]
+
+
+def test_drive_fires_each_send_at_its_planned_time_never_early():
+    clock = FakeClock()
+    plan = Plan()
+    for stream in range(50):
+        plan.add(stream, stream * 0.1, periodic(5.0))
+    fired: list[tuple[int, float, float]] = []
+    count = asyncio.run(drive(plan, lambda s, planned: fired.append((s, planned, clock())), clock(), 20.0,
+                              clock=clock, sleep=clock.sleep))
+    assert count == len(fired) == 50 * 4  # 20 s at one every 5 s per stream
+    assert all(at >= planned - 1e-6 for _, planned, at in fired)
+    assert max(at - planned for _, planned, at in fired) < 1e-6  # an idle generator is exactly on time
+    assert fired[0][1] == pytest.approx(100.0)
+
+
+def test_a_late_generator_still_sends_everything_and_latency_counts_from_the_planned_send():
+    """Open loop: a stalled generator (or server) does not thin the plan out; the stall shows in latency."""
+    clock = FakeClock()
+    plan = Plan()
+    plan.add(1, 0.0, periodic(1.0))
+    recorder = Recorder()
+    start = clock()
+    recorder.window = (start, start + 10.0)
+    stalls = iter([3.0] + [0.0] * 100)  # the first send stalls the generator 3 s
+
+    def fire(stream: int, planned: float) -> None:
+        sent = clock()
+        clock.now += next(stalls)
+        recorder.plan("viewer", "x", planned)
+        recorder.add("viewer", "x", planned, sent, clock() + 0.010, "200", 100)
+
+    asyncio.run(drive(plan, fire, start, 10.0, clock=clock, sleep=clock.sleep))
+    series = recorder.classes["viewer"]
+    assert series.planned == len(series.latency) == 10  # the sends due during the stall went out late, not never
+    assert max(series.latency) == pytest.approx(3.010)  # the first: its own stall plus the answer
+    assert sorted(series.latency)[-3] == pytest.approx(1.010)  # planned at 2 s, sent at 3 s
+    summary = series.summary(10.0)
+    assert summary["intended_per_s"] == summary["achieved_per_s"] == 1.0
+    assert summary["lag_p99_ms"] == pytest.approx(2000.0)  # planned at 1 s, sent at 3 s
+
+
+def test_only_planned_sends_inside_the_window_count_and_errors_are_5xx_and_transport_failures():
+    recorder = Recorder()
+    recorder.window = (10.0, 20.0)
+    for planned, status in [(9.0, "500"), (10.0, "200"), (12.0, "304"), (13.0, "404"), (14.0, "503"),
+                            (15.0, "transport:timeout"), (20.0, "500")]:
+        recorder.plan("tablet", "op", planned)
+        recorder.add("tablet", "op", planned, planned, planned + 0.1, status, 10)
+    summary = recorder.classes["tablet"].summary(10.0)
+    assert summary["planned"] == summary["answered"] == 5
+    assert summary["errors"] == 2
+    assert summary["achieved_per_s"] == pytest.approx(0.3)
+    assert [is_error(s) for s in ("200", "304", "429", "500", "503", "transport:x")] == [False] * 3 + [True] * 3
+
+
+def test_the_pool_keeps_connections_and_reads_lengths_chunks_and_closes():
+    async def scenario() -> tuple[list[tuple[int, bytes]], int, int]:
+        connections = 0
+
+        async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            nonlocal connections
+            connections += 1
+            while True:
+                try:
+                    head = await reader.readuntil(b"\r\n\r\n")
+                except asyncio.IncompleteReadError:
+                    break
+                length = re.search(rb"Content-Length: (\d+)", head)
+                if length:
+                    await reader.readexactly(int(length.group(1)))
+                path = head.split(b" ")[1]
+                if path == b"/chunked":
+                    writer.write(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n")
+                elif path == b"/close":
+                    writer.write(b"HTTP/1.1 503 Busy\r\nContent-Length: 2\r\nConnection: close\r\n\r\nno")
+                    await writer.drain()
+                    break
+                elif path == b"/etag":
+                    writer.write(b"HTTP/1.1 304 Not Modified\r\nETag: \"1-2\"\r\n\r\n")
+                else:
+                    writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello")
+                await writer.drain()
+            writer.close()
+
+        server = await asyncio.start_server(serve, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        pool = Pool("127.0.0.1", port, size=1)
+        recorder = Recorder()
+        recorder.window = (0.0, 1e12)
+        got = []
+        for path in ("/a", "/chunked", "/etag", "/close", "/b"):
+            answer = await timed(pool, recorder, "viewer", "get", asyncio.get_running_loop().time(), "POST" if path == "/a"
+                                 else "GET", path, {"If-None-Match": '"1-2"'}, {"x": 1} if path == "/a" else None)
+            assert answer is not None
+            got.append((answer.status, answer.body))
+        await pool.close()
+        server.close()
+        await server.wait_closed()
+        return got, connections, recorder.classes["viewer"].statuses["503"]
+
+    got, connections, busy = asyncio.run(scenario())
+    assert got == [(200, b"hello"), (200, b"abcde"), (304, b""), (503, b"no"), (200, b"hello")]
+    assert connections == 2  # one kept alive for four requests, a new one after the server's close
+    assert busy == 1
+
+
+def test_the_viewers_poll_at_the_pages_own_intervals():
+    """The load model reads what the templates say: change a page's data-poll-seconds and this fails."""
+    templates = ROOT / "templates" / "public"
+    for page, _, seconds in national.PAGES:
+        text = (templates / f"{page}.html").read_text()
+        found = re.findall(r'data-poll-seconds="\{% if [^%]+%\}0\{% else %\}(\d+)\{% endif %\}"', text)
+        assert found == [str(int(seconds))], (page, found)
+    assert sum(share for _, share, _ in national.PAGES) == pytest.approx(1.0)
+    assert "setInterval(tick, 10000)" in (ROOT / "static" / "js" / "tablet.js").read_text()
+    assert national.TABLET_POLL == 10.0
+
+
+def test_the_day_plan_asks_the_intended_rates():
+    plan = Plan()
+    rng = random.Random(1)
+    scorers = [object() for _ in range(60)]
+    viewers = [national.Viewer(v, national.page_chooser("x", 1, [1, 2]), seed=v) for v in range(300)]
+    streams = national.plan_day(plan, scorers, viewers, rng=rng, viewers_arrive_over=10.0)  # type: ignore[arg-type]
+    sends = plan.until(720.0)
+    steady = [s for t, s in sends if 120.0 <= t < 720.0]  # ten minutes once everyone has started
+    rates = national.intended_rates(60, 300)
+    polls = sum(1 for s in steady if streams[s][0] == "poll") / 600
+    hands = sum(1 for s in steady if streams[s][0] == "hand") / 600
+    views = sum(1 for s in steady if streams[s][0] == "view") / 600
+    assert polls == pytest.approx(rates["tablet board polls"], rel=0.01)
+    assert 3 * hands == pytest.approx(rates["tablet hands (preview + hand + read)"], rel=0.15)
+    assert views == pytest.approx(rates["viewers"], rel=0.05)

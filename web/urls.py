@@ -11,7 +11,18 @@ from django.urls import include, path, reverse_lazy
 
 import config.converters  # noqa: F401 - registers <id:...>: an oversized id is 404 (issue 11 item 10)
 
-from .views import accounts, console, final, late_hands, league_standings, public, registration, setup, tablet
+from .views import (
+    accounts,
+    console,
+    corrections,
+    final,
+    late_hands,
+    league_standings,
+    public,
+    registration,
+    setup,
+    tablet,
+)
 
 app_name = "web"
 
@@ -42,6 +53,8 @@ console_patterns = [
     path("t/<slug:slug>/rounds/<id:number>/reopen/", console.round_reopen_page, name="console_round_reopen"),
     path("t/<slug:slug>/boards/<id:board_id>/", console.board, name="console_board"),
     path("t/<slug:slug>/boards/<id:board_id>/action/", console.board_action, name="console_board_action"),
+    path("t/<slug:slug>/boards/<id:board_id>/hands/<id:hand_id>/reading/", corrections.hand_reading,
+         name="console_hand_reading"),
     path("t/<slug:slug>/devices/", console.devices, name="console_devices"),
     path("t/<slug:slug>/devices/codes/", console.pairing_codes, name="console_pairing_codes"),
     path("t/<slug:slug>/devices/<id:device_id>/revoke/", console.revoke_device, name="console_revoke_device"),
@@ -100,6 +113,7 @@ account_patterns = [
 urlpatterns = [
     path("", public.home, name="home"),
     path("t/<slug:slug>/", include(tournament_patterns)),
+    path("", include("web.public_urls")),  # issue 17: follow, hall, club and player history
     path("tablet/", tablet.tablet, name="tablet"),
     path("tablet/sw.js", tablet.service_worker, name="tablet_sw"),
     path("tablet/manifest.webmanifest", tablet.manifest, name="tablet_manifest"),

@@ -17,7 +17,7 @@ from tournaments import selectors
 from tournaments.formats import TIE_BREAKS
 from tournaments.models import Tournament
 from tournaments.selectors import final
-from web import presenters
+from web import presenters, public_words
 from web.cache import cached_page
 from web.http import public_page
 from web.scorecards import board_scorecard
@@ -34,6 +34,8 @@ def _tournament_context(request: HttpRequest, slug: str) -> dict[str, Any]:
         "final": final.is_final(tournament),
         # finished, frozen results or not (an event finished before results were frozen): never "in play"
         "finished": tournament.status == Tournament.Status.FINISHED,
+        # dates, state in words, rules' label, "Updated HH:MM" (issue 17): every page's head
+        **public_words.event_context(tournament, rounds, final=final.is_final(tournament)),
     }
 
 
@@ -59,17 +61,31 @@ def tournament_home(request: HttpRequest, slug: str) -> HttpResponse:
         entry_count=selectors.active_entry_count(ctx["tournament"]),
         nav="home",
         clock=None if ctx["finished"] else presenters.clock_view(current),
+        round_state=public_words.round_state(current) if current else "",
+        round_words=[(r.number, public_words.round_state(r)) for r in ctx["rounds"]],
     )
     if ctx["final"]:
         snapshot = final.final_snapshot(ctx["tournament"])
         ctx.update(awards=final.final_awards(ctx["tournament"]),
                    standings=selectors.standings(ctx["tournament"], snapshot=snapshot))
+        _standings_words(ctx)
     if ctx["club_teams"]:
         ctx.update(
             team_matches=presenters.team_matches(current, boards) if current and not ctx["finished"] else [],
             club_table=selectors.club_standings(ctx["tournament"]),
         )
     return render(request, "public/tournament.html", ctx)
+
+
+def _standings_words(ctx: dict[str, Any]) -> None:
+    """The standings' caption (what the table counts), its legend and the main score's column."""
+    table = ctx["standings"]
+    ctx.update(
+        legend=public_words.legend(table.columns),
+        caption=public_words.standings_caption(table.after_round, table.snapshot is not None, ctx["rounds"],
+                                               final=ctx["final"]),
+        main_index=public_words.main_column(table.columns),
+    )
 
 
 def _standings_context(request: HttpRequest, slug: str) -> dict[str, Any]:
@@ -89,6 +105,8 @@ def _standings_context(request: HttpRequest, slug: str) -> dict[str, Any]:
         bye_policy=tournament.bye_policy_value().describe(),
         awards=final.final_awards(tournament) if ctx["final"] else [],
     )
+    _standings_words(ctx)
+    ctx["share_text"] = public_words.standings_text(tournament, ctx["standings"], ctx["caption"], ctx["updated_at"])
     if ctx["club_teams"]:
         matches = presenters.team_matches(current, boards) if current and not ctx["finished"] else []
         ctx.update(
@@ -118,6 +136,9 @@ def standings_live(request: HttpRequest, slug: str) -> HttpResponse:
 def rounds(request: HttpRequest, slug: str) -> HttpResponse:
     ctx = _tournament_context(request, slug)
     ctx["nav"] = "rounds"
+    # every public round with its boards, the latest first: the "Boards" section
+    ctx["round_boards"] = [(r, selectors.round_boards(r)) for r in reversed(ctx["rounds"])]
+    ctx["round_words"] = [(r.number, public_words.round_state(r)) for r in ctx["rounds"]]
     return render(request, "public/rounds.html", ctx)
 
 
@@ -127,8 +148,12 @@ def _pairings_context(request: HttpRequest, slug: str, number: int) -> dict[str,
     query = request.GET.get("q", "").strip()[:80]
     boards = selectors.round_boards(round_)
     shown = presenters.search_boards(boards, query)
-    ctx.update(round=round_, query=query, boards=shown, total=len(boards), nav="rounds",
-               clock=None if ctx["final"] else presenters.clock_view(round_))
+    ctx.update(round=round_, query=query, boards=shown, total=len(boards), nav="pairings",
+               clock=None if ctx["final"] else presenters.clock_view(round_),
+               round_state=public_words.round_state(round_),
+               seats=public_words.seats_by_name(shown),
+               share_text=public_words.pairings_text(tournament=ctx["tournament"], round_=round_, boards=boards,
+                                                     updated=ctx["updated_at"]))
     matches = presenters.team_matches(round_, boards) if ctx["club_teams"] else []
     if matches:
         # Boards grouped under their team match (club v club, bullseyes per club); only the groups with a
@@ -158,8 +183,9 @@ def pairings_live(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 def _board_context(request: HttpRequest, slug: str, board_id: int) -> dict[str, Any]:
     ctx = _tournament_context(request, slug)
     board = selectors.public_board(ctx["tournament"], board_id)
-    ctx.update(board=board, summary=selectors.board_summary(board), games=board_scorecard(board), nav="rounds",
-               team_match=board.team_match)
+    summary = selectors.board_summary(board)
+    ctx.update(board=board, summary=summary, games=board_scorecard(board), nav="rounds",
+               team_match=board.team_match, result=public_words.board_result(summary))
     return ctx
 
 
@@ -210,8 +236,12 @@ def club(request: HttpRequest, slug: str, club_id: int) -> HttpResponse:
     rows = [r for r in table.rows if r.entry and r.entry.id in member_ids]
     clubs = selectors.club_standings(tournament, snapshot=snapshot)
     club_row = next((r for r in clubs.rows if r.club_ref and r.club_ref.id == club_.id), None)
+    by_entry = {r.entry.id: r for r in rows if r.entry}
+    main = public_words.main_column(table.columns)
     ctx.update(club=club_, members=members, standings=table, rows=rows, club_row=club_row, club_count=len(clubs.rows),
-               nav="clubs")
+               nav="clubs", main_heading=table.columns[main][1] if main is not None else "",
+               member_rows=[(e, by_entry.get(e.id), by_entry[e.id].values[main] if main is not None and e.id in by_entry
+                             else None) for e in members])
     return render(request, "public/club.html", ctx)
 
 

@@ -53,5 +53,5 @@ def late_hands(request: HttpRequest, slug: str) -> HttpResponse:
         for row in tournament_late_hands(tournament)
     ]
     return render(request, "console/late_hands.html", {
-        "tournament": tournament, "rows": rows, "open": sum(1 for r in rows if r["row"].handled_at is None),
+        "tournament": tournament, "rows": rows, "open": sum(1 for r in rows if r["row"].handled_at is None), "cnav": "late_hands",
     })

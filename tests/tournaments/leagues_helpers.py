@@ -10,7 +10,13 @@ from typing import Any
 from tests.tournaments.factories import make_user
 from tournaments.models import Club, Division, Pair, Player, Team, Tournament
 from tournaments.services import organisation_personal
-from tournaments.services.leagues import division_create, league_create, roster_add, season_create, team_create
+from tournaments.services.leagues import (
+    division_create,
+    league_create,
+    roster_add,
+    season_create,
+    team_create,
+)
 
 _serial = itertools.count(1)
 DAY1 = datetime.date(2026, 4, 4)

@@ -36,7 +36,9 @@ from tournaments.models import (
 )
 
 from .._common import require_role
+from ..errors import ValidationFailed
 from ..standings import snapshot_rows, standings_compute, standings_input
+from .league_export import fixture_fields, league_part, paper_fields, register_teams, season_tables
 
 ARCHIVE_FORMAT = "hangjack-archive"
 ARCHIVE_VERSION = 1
@@ -47,10 +49,10 @@ SETTINGS = (
     "entrant_type", "pairing_system", "match_format", "team_format", "rounds_planned", "tiebreaks", "bye_policy",
     "forfeit_policy", "grace_minutes", "late_entry_bye", "club_avoidance", "time_called", "third_place_match",
     "round_minutes", "time_zone", "requires_check_in", "entry_fee", "currency", "one_prize_per_pair",
-    "prize_ties", "finished_at",
+    "prize_ties", "finished_at", "season",
 )
 ROUND_FIELDS = ("number", "status", "match_format", "needs_review", "feasibility", "feasibility_note",
-                "published_at", "ends_at", "closed_at", "reopened_at")
+                "published_at", "ends_at", "closed_at", "reopened_at", "date", "venue")
 #: A standings row's ids (replaced by local ids in the archive).
 ROW_IDS = ("entrant_id", "entry_id", "club_id")
 
@@ -115,14 +117,17 @@ class _Exporter:
     def document(self) -> dict[str, Any]:
         entries = list(Entry.objects.filter(tournament=self.t).order_by(F("seed").asc(nulls_last=True), "id"))
         rounds = list(Round.objects.filter(tournament=self.t).order_by("number"))
-        team_matches = list(TeamMatch.objects.filter(round__tournament=self.t).select_related("round")
+        team_matches = list(TeamMatch.objects.filter(round__tournament=self.t)
+                            .select_related("round", "entered_by", "confirmed_by")
                             .order_by("round__number", "id"))
         boards = list(Board.objects.filter(round__tournament=self.t).select_related("round")
                       .order_by("round__number", F("table").asc(nulls_last=True), "id"))
-        games = list(Game.objects.filter(board__round__tournament=self.t).order_by("board_id", "number", "id"))
+        games = list(Game.objects.filter(board__round__tournament=self.t).select_related("entered_by", "confirmed_by")
+                     .order_by("board_id", "number", "id"))
         board_order = {b.pk: i for i, b in enumerate(boards)}
         games.sort(key=lambda g: (board_order[g.board_id], g.number, g.pk))
-        people = self._people(entries, boards, team_matches)
+        team_clubs = register_teams(self.t, self.ids.add)
+        people = self._people(entries, boards, team_matches, team_clubs)
         for e in entries:
             self.ids.add("entry", e.pk)
         for m in team_matches:
@@ -149,14 +154,16 @@ class _Exporter:
             "confirmations": confirmations,
             "prizes": [self._prize(p) for p in Prize.objects.filter(tournament=self.t).order_by("order", "id")],
             "standings": self._standings(),
+            **league_part(self.t, self.ids.get, plain, who),
         }
 
     # ---- people --------------------------------------------------------------------------------------
-    def _people(self, entries: list[Entry], boards: list[Board], matches: list[TeamMatch]) -> dict[str, Any]:
+    def _people(self, entries: list[Entry], boards: list[Board], matches: list[TeamMatch],
+                team_clubs: set[int]) -> dict[str, Any]:
         pair_ids = [e.pair_id for e in entries]
         pairs = {p.pk: p for p in Pair.objects.filter(pk__in=pair_ids)}
         player_ids: set[int] = set()
-        club_ids: set[int] = set()
+        club_ids: set[int] = set(team_clubs)
         for e in entries:
             pair = pairs[e.pair_id]
             player_ids.update(x for x in (pair.player_1_id, pair.player_2_id, e.player_1_id, e.player_2_id) if x)
@@ -195,6 +202,7 @@ class _Exporter:
             "withdrawn": e.withdrawn, "withdrawn_from": e.withdrawn_from, "joins_from": e.joins_from,
             "tags": list(e.tags or []), "fee_paid": e.fee_paid, "club": self.ids.get("club", e.club_id),
             "player_1": self.ids.get("player", e.player_1_id), "player_2": self.ids.get("player", e.player_2_id),
+            "team": self.ids.get("team", e.team_id),
             "substitutions": [{"round_from": s.round_from, "out_player": self.ids.get("player", s.out_player_id),
                                "in_player": self.ids.get("player", s.in_player_id), "reason": s.reason,
                                "at": plain(s.created_at)} for s in subs],
@@ -234,8 +242,9 @@ class _Exporter:
             "club_b": self.ids.get("club", m.club_b_id), "team_format": m.team_format,
             "lineup_a": [self.ids.get("entry", pk) for pk in m.lineup_a or []],
             "lineup_b": [self.ids.get("entry", pk) for pk in m.lineup_b or []],
-            "result": {"bullseyes": [m.bullseyes_a, m.bullseyes_b], "decided": m.decided, "winner": m.winner,
-                       "explanation": m.explanation},
+            **fixture_fields(m, self.ids.get, plain, who),
+            "result": {"bullseyes": [m.bullseyes_a, m.bullseyes_b], "hang_jacks": [m.hang_jacks_a, m.hang_jacks_b],
+                       "decided": m.decided, "winner": m.winner, "explanation": m.explanation},
         }
 
     def _board(self, b: Board) -> dict[str, Any]:
@@ -259,6 +268,7 @@ class _Exporter:
             "id": self.ids.get("game", g.pk), "board": self.ids.get("board", g.board_id), "number": g.number,
             "first_dealer": g.first_dealer, "rules": g.rules, "status": g.status, "awarded": g.awarded,
             "confirmed": g.confirmed, "started_at": plain(g.started_at), "ended_at": plain(g.ended_at),
+            **paper_fields(g, who),
             "result": {"score": list(g.score), "winner": g.winner, "next_dealer": g.next_dealer,
                        "last_hand": g.last_hand_number},
         }
@@ -294,9 +304,14 @@ class _Exporter:
         data = standings_input(self.t)
         pairs, clubs = standings_compute(self.t, data)
         rows, club_rows = snapshot_rows(pairs, clubs, dict(data.entries))
+        try:
+            tables = season_tables(self.t, self.ids.get)
+        except ValidationFailed:  # the season's tie-breaks cannot rank its results: no table to compare
+            tables = None
         return {"after_round": data.after_round,
                 "pairs": [self.local_row(row, "entry") for row in rows],
-                "clubs": [self.local_row(row, "club") for row in club_rows]}
+                "clubs": [self.local_row(row, "club") for row in club_rows],
+                "league_tables": tables}
 
     def local_row(self, row: Mapping[str, Any], kind: str) -> dict[str, Any]:
         return local_row(row, kind, lambda k, pk: self.ids.get(k, pk))

@@ -46,13 +46,21 @@ from ..events import tournament_create
 from ..organisations import organisation_personal, require_member
 from ..standings import standings_latest
 from .export import SETTINGS, local_row
+from .league_import import (
+    DERIVED_SOURCE,
+    fixture_values,
+    league_after,
+    league_tables_compare,
+    league_write,
+    paper_values,
+)
 from .people import PeoplePlan, people_plan, people_write
 from .refs import archive_check_references
 from .replay import Replayed, archive_replay, board_label, mismatch
 from .schema import archive_validate
 
 #: Settings written after ``tournament_create`` (recorded, not chosen).
-_RECORDED = ("rules_resolved", "one_prize_per_pair", "prize_ties", "finished_at")
+_RECORDED = ("rules_resolved", "one_prize_per_pair", "prize_ties", "finished_at", "season")
 
 
 @dataclass
@@ -147,6 +155,7 @@ class _Importer:
     def run(self) -> Tournament:
         self.ids = people_write(self.doc["people"], self.plan, self.org.pk)
         t = self._tournament()
+        league_write(self.doc, t, self.org, self.ids)
         self._entries(t)
         rounds = self._rounds(t)
         self._boards(rounds)
@@ -154,6 +163,7 @@ class _Importer:
         self._hands()
         self._confirmations()
         self._close_records(rounds)
+        league_after(self.doc, t, self.ids)
         self._derive(t, rounds)
         Prize.objects.bulk_create([Prize(tournament=t, category=p["category"], place=p.get("place"),
                                          tag=p.get("tag", ""), label=p.get("label", ""), order=p.get("order", 0),
@@ -192,6 +202,7 @@ class _Importer:
             withdrawn_from=e.get("withdrawn_from"), joins_from=e.get("joins_from"), tags=e.get("tags", []),
             fee_paid=e.get("fee_paid", False), club_id=self.ids["club"].get(e.get("club")),
             player_1_id=player(e.get("player_1")), player_2_id=player(e.get("player_2")),
+            team_id=self.ids["team"].get(e.get("team")),
             substitutions_count=len(e.get("substitutions", []))) for e in rows])
         self.ids["entry"] = {e["id"]: row.pk for e, row in zip(rows, made, strict=True)}
         subs = [(EntrySubstitution(entry_id=self.ids["entry"][e["id"]], round_from=s["round_from"],
@@ -208,7 +219,8 @@ class _Importer:
                       needs_review=r.get("needs_review", False), feasibility=r.get("feasibility", ""),
                       feasibility_note=r.get("feasibility_note", ""), published_at=_when(r.get("published_at")),
                       ends_at=_when(r.get("ends_at")), closed_at=_when(r.get("closed_at")),
-                      reopened_at=_when(r.get("reopened_at"))) for r in self.doc["rounds"]]
+                      reopened_at=_when(r.get("reopened_at")), venue=r.get("venue", ""),
+                      date=parse_date(r["date"]) if r.get("date") else None) for r in self.doc["rounds"]]
         Round.objects.bulk_create(rows)
         for r in rows:
             r.tournament = t
@@ -218,7 +230,8 @@ class _Importer:
         club, entry = self.ids["club"], self.ids["entry"]
         matches = [TeamMatch(round=rounds[m["round"]], club_a_id=club[m["club_a"]], club_b_id=club.get(m["club_b"]),
                              team_format=m.get("team_format") or {}, lineup_a=[entry[x] for x in m.get("lineup_a", [])],
-                             lineup_b=[entry[x] for x in m.get("lineup_b", [])]) for m in self.doc["team_matches"]]
+                             lineup_b=[entry[x] for x in m.get("lineup_b", [])], **fixture_values(m, self.ids))
+                   for m in self.doc["team_matches"]]
         TeamMatch.objects.bulk_create(matches)
         self.ids["team_match"] = {m["id"]: row.pk for m, row in zip(self.doc["team_matches"], matches, strict=True)}
         self.team_matches = matches
@@ -251,7 +264,8 @@ class _Importer:
                 "last_hand_number": g["result"].get("last_hand", self.replayed.games[i]["last_hand_number"])}
             rows.append(Game(board_id=self.ids["board"][g["board"]], number=g["number"], first_dealer=g["first_dealer"],
                              rules=g["rules"], status=g["status"], awarded=g.get("awarded", False),
-                             confirmed=g.get("confirmed", False), ended_at=_when(g.get("ended_at")), **derived))
+                             confirmed=g.get("confirmed", False), ended_at=_when(g.get("ended_at")), **derived,
+                             **paper_values(g)))
         Game.objects.bulk_create(rows)
         _restamp([(row, "started_at", g.get("started_at")) for g, row in zip(self.doc["games"], rows, strict=True)], Game)
         self.ids["game"] = {g["id"]: row.pk for g, row in zip(self.doc["games"], rows, strict=True)}
@@ -313,8 +327,9 @@ class _Importer:
             row.round.tournament = t
             board_results_refresh(row, keep_games=False)
         for m in self.team_matches:
-            m.round.tournament = t
-            team_match_refresh(m)
+            if m.result_source == DERIVED_SOURCE:
+                m.round.tournament = t
+                team_match_refresh(m)
         by_pk = {b.pk: b for b in Board.objects.filter(pk__in=[b.pk for b in self.boards])}
         for i, b in enumerate(self.doc["boards"]):
             row = by_pk[self.ids["board"][b["id"]]]
@@ -330,10 +345,16 @@ class _Importer:
         for i, m in enumerate(self.doc["team_matches"]):
             row = by_match[self.ids["team_match"][m["id"]]]
             derived = {"bullseyes": [row.bullseyes_a, row.bullseyes_b], "decided": row.decided, "winner": row.winner}
+            if "hang_jacks" in m["result"]:
+                derived["hang_jacks"] = [row.hang_jacks_a, row.hang_jacks_b]
+            stored = dict(m["result"])
+            if "status" in m:
+                derived["status"], stored["status"] = row.status, m["status"]
             for name, value in derived.items():
-                if m["result"][name] != value:
-                    raise mismatch(f"round {m['round']}, team match {i + 1}", f"team_matches[{i}].result.{name}",
-                                   f"the archive says {name} {m['result'][name]}, its boards give {value}")
+                if stored[name] != value:
+                    path = f"team_matches[{i}]." + ("status" if name == "status" else f"result.{name}")
+                    raise mismatch(f"round {m['round']}, team match {i + 1}", path,
+                                   f"the archive says {name} {stored[name]}, its boards give {value}")
 
     def _standings(self, t: Tournament) -> None:
         snapshot = standings_latest(tournament=t, fresh=True)
@@ -351,6 +372,7 @@ class _Importer:
                     key = next((k for k in want if want.get(k) != got.get(k)), next(iter(got), ""))
                     raise mismatch(f"the standings, row {i + 1}", f"standings.{name}[{i}].{key}",
                                    f"the archive says {key} {want.get(key)}, its results give {got.get(key)}")
+        league_tables_compare(self.doc, t, self.ids)
         if t.status == Tournament.Status.FINISHED and snapshot is not None:
             t.final_results = final_results_data(t, snapshot, finished_at=t.finished_at or snapshot.created_at)
             t.save(update_fields=["final_results"])

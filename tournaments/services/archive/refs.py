@@ -51,6 +51,11 @@ def archive_check_references(doc: dict[str, Any]) -> None:
         _need(p["club"], clubs, f"people.pairs[{i}].club", "club", optional=True)
         if p["player_1"] == p["player_2"]:
             raise _refuse(f"people.pairs[{i}]", "a pair is two different players")
+    divisions = _ids(doc.get("divisions", []), "divisions")
+    teams = _ids(doc.get("teams", []), "teams")
+    for i, team in enumerate(doc.get("teams", [])):
+        _need(team["club"], clubs, f"teams[{i}].club", "club")
+        _need(team.get("division"), divisions, f"teams[{i}].division", "division", optional=True)
     entries = _ids(doc["entries"], "entries")
     entered: set[int] = set()
     for i, e in enumerate(doc["entries"]):
@@ -59,6 +64,7 @@ def archive_check_references(doc: dict[str, Any]) -> None:
             raise _refuse(f"entries[{i}].pair", "the pair is entered twice")
         entered.add(e["pair"])
         _need(e.get("club"), clubs, f"entries[{i}].club", "club", optional=True)
+        _need(e.get("team"), teams, f"entries[{i}].team", "team", optional=True)
         for key in ("player_1", "player_2"):
             _need(e.get(key), players, f"entries[{i}].{key}", "player", optional=True)
         for j, sub in enumerate(e.get("substitutions", [])):
@@ -74,9 +80,26 @@ def archive_check_references(doc: dict[str, Any]) -> None:
         _need(m["round"], rounds, f"team_matches[{i}].round", "round")
         _need(m["club_a"], clubs, f"team_matches[{i}].club_a", "club")
         _need(m["club_b"], clubs, f"team_matches[{i}].club_b", "club", optional=True)
+        for key in ("team_a", "team_b"):
+            _need(m.get(key), teams, f"team_matches[{i}].{key}", "team", optional=True)
         for side in ("lineup_a", "lineup_b"):
             for j, entry in enumerate(m.get(side, [])):
                 _need(entry, entries, f"team_matches[{i}].{side}[{j}]", "entry")
+    for i, m in enumerate(doc["team_matches"]):
+        _need(m.get("replay_of"), matches, f"team_matches[{i}].replay_of", "team match", optional=True)
+    for i, d in enumerate(doc.get("deductions", [])):
+        _need(d["team"], teams, f"deductions[{i}].team", "team")
+        _need(d.get("team_match"), matches, f"deductions[{i}].team_match", "team match", optional=True)
+    for i, sub in enumerate(doc.get("lineup_substitutions", [])):
+        _need(sub["team_match"], matches, f"lineup_substitutions[{i}].team_match", "team match")
+        _need(sub["team"], teams, f"lineup_substitutions[{i}].team", "team")
+        _need(sub["in_entry"], entries, f"lineup_substitutions[{i}].in_entry", "entry")
+        _need(sub.get("out_entry"), entries, f"lineup_substitutions[{i}].out_entry", "entry", optional=True)
+    tables = doc["standings"].get("league_tables") or {"overall": [], "divisions": []}
+    for i, row in enumerate(tables["overall"]):
+        _need(row["team"], teams, f"standings.league_tables.overall[{i}].team", "team")
+    if doc.get("league") is None and (doc["standings"].get("league_tables") is not None):
+        raise _refuse("standings.league_tables", "league tables without a league")
     _check_boards(doc, entries, players, matches, rounds)
     _check_games(doc)
     for i, row in enumerate(doc["standings"]["pairs"]):

@@ -16,8 +16,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tournaments import adapters
+from tournaments.formats import DEFAULT_TEAM_FORMAT, FormatError, TeamFormat
 
 from ..errors import ValidationFailed
+from ..leagues.plausible import check_game, check_match
 
 HAND_FIELDS = ("trump", "events", "score", "winner", "next_dealer")
 
@@ -65,9 +67,12 @@ def archive_replay(document: dict[str, Any]) -> Replayed:
             rules = adapters.rules_from_spec(game["rules"])
         except ValidationFailed as exc:
             raise mismatch(where_game, f"games[{g_index}].rules", f"its rules are refused ({exc.message})") from None
+        indexes = sorted(by_game.get(game["id"], []), key=lambda i: document["hands"][i]["number"])
+        if game.get("result_source") == "paper_game":
+            out.games[g_index] = _paper_game(game, g_index, rules, where_game, bool(indexes))
+            continue
         score: list[int] = adapters.starting_score(rules)
         dealer, winner, last = game["first_dealer"], None, 0
-        indexes = sorted(by_game.get(game["id"], []), key=lambda i: document["hands"][i]["number"])
         for h_index in indexes:
             hand = document["hands"][h_index]
             where = f"{where_game}, hand {hand['number']}"
@@ -108,7 +113,54 @@ def archive_replay(document: dict[str, Any]) -> Replayed:
             if stored.get(name) != value:
                 raise mismatch(where_game, f"games[{g_index}].result.{name}",
                                f"the archive says {name} {_show(stored.get(name))}, its hands give {_show(value)}")
+    _match_totals(document)
     return out
+
+
+def _paper_game(game: dict[str, Any], g_index: int, rules: Any, where: str, has_hands: bool) -> dict[str, Any]:
+    """A game from a chalk sheet: no hands; a finished one checked as plausible by the engine's rules (the
+    check ``paper_game_enter`` makes), its winner the side the check finds."""
+    path = f"games[{g_index}]"
+    stored = game["result"]
+    if has_hands:
+        raise mismatch(where, f"{path}.result_source", "a game from paper has no hands, but the archive lists some")
+    paper = game.get("paper") or {}
+    if game["status"] == "finished":
+        score, hangs = stored["score"], paper.get("hang_jacks")
+        if len(score) != 2 or hangs is None:
+            raise mismatch(where, f"{path}.paper", "a game from paper needs its two scores and hang jacks")
+        try:
+            winner = check_game(rules, (score[0], score[1]), (hangs[0], hangs[1]),
+                                tuple(paper["kicks"]) if paper.get("kicks") else None,  # type: ignore[arg-type]
+                                tuple(paper["game_counts"]) if paper.get("game_counts") else None)  # type: ignore[arg-type]
+        except ValidationFailed as exc:
+            raise mismatch(where, f"{path}.result.score", f"the engine's rules refuse it ({exc.message})") from None
+        if winner != stored["winner"]:
+            raise mismatch(where, f"{path}.result.winner", f"the archive says winner {_show(stored['winner'])}, "
+                           f"its score gives {winner}")
+    return {"score": stored["score"], "winner": stored["winner"], "next_dealer": stored["next_dealer"],
+            "last_hand_number": 0}
+
+
+def _match_totals(document: dict[str, Any]) -> None:
+    """A fixture known by its totals: checked as plausible for its format (``check_match``), its winner the
+    team the check finds."""
+    spec = document["tournament"].get("rules_resolved") or document["tournament"]["rules"]
+    for i, m in enumerate(document["team_matches"]):
+        if m.get("result_source") != "match_totals":
+            continue
+        where = f"round {m['round']}, fixture {i + 1}"
+        result = m["result"]
+        try:
+            rules = adapters.rules_from_spec(spec)
+            fmt = TeamFormat.from_dict(m.get("team_format") or DEFAULT_TEAM_FORMAT.to_dict())
+            winner = check_match(fmt, rules, tuple(result["bullseyes"]), tuple(result.get("hang_jacks") or (0, 0)),  # type: ignore[arg-type]
+                                 time_called="time called" in result.get("explanation", ""))
+        except (ValidationFailed, FormatError) as exc:
+            raise mismatch(where, f"team_matches[{i}].result", f"its totals are refused ({exc.message})") from None
+        if winner != result["winner"] or not result["decided"]:
+            raise mismatch(where, f"team_matches[{i}].result.winner", f"the archive says winner "
+                           f"{_show(result['winner'])}, its totals give {_show(winner)}")
 
 
 __all__ = ["Replayed", "archive_replay", "board_label", "mismatch"]

@@ -11,6 +11,7 @@ from rest_framework import serializers
 from tournaments.models import Board, Game, Hand
 
 from ..schema import HAND_REF
+from .events import ClockSerializer
 
 MAX_NUMBER = 10_000
 
@@ -169,8 +170,9 @@ class BoardStateSerializer(serializers.Serializer):
     tournament = serializers.CharField(help_text="The tournament's slug.")
     round = serializers.IntegerField()
     round_status = serializers.CharField()
+    clock = ClockSerializer(help_text="The round clock (time left, time called); `ends_at` null: no time limit.")
     table = serializers.IntegerField(allow_null=True)
-    status = serializers.CharField(help_text="disputed, awaiting_confirmation, in_play, waiting or done.")
+    status = serializers.CharField(help_text="disputed, forfeited, awaiting_confirmation, in_play, waiting or done.")
     help_called = serializers.BooleanField()
     needs_review = serializers.BooleanField()
     match_format = serializers.DictField()
@@ -186,6 +188,10 @@ class BoardStateSerializer(serializers.Serializer):
     next_hand_number = serializers.IntegerField(allow_null=True)
     hands = _StateHandSerializer(many=True, help_text="The current game's active hands.")
     last_hand_id = serializers.IntegerField(allow_null=True, help_text="What an undo names.")
+    can_undo = serializers.BooleanField(help_text="Whether an undo of `last_hand_id` would be taken now (the rules of "
+                                        "`POST .../undo/`): the tablet offers Undo only then.")
+    undo_reason = serializers.CharField(allow_blank=True, help_text="Why not, as a sentence for the scorer (\"Game 1 is "
+                                        "confirmed: ask the organiser to correct it.\"); \"\" when `can_undo`.")
     games = serializers.ListField(child=serializers.DictField())
     result = serializers.DictField()
     team_match = serializers.DictField(allow_null=True)

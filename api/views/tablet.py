@@ -59,7 +59,9 @@ HAND_RESPONSE = {
     "created_at": "2026-02-14T10:12:44-04:00", "voided_at": None,
 }
 BOARD_STATE = {
-    "board": 41, "tournament": "carnival-open-2026", "round": 3, "round_status": "in_play", "table": 3,
+    "board": 41, "tournament": "carnival-open-2026", "round": 3, "round_status": "in_play",
+    "clock": {"ends_at": "2026-02-14T11:30:00-04:00", "seconds_left": 1680, "time_called": False, "ends_local": "11:30",
+              "time_zone": "America/Port_of_Spain"}, "table": 3,
     "status": "in_play", "help_called": False, "needs_review": False, "match_format": {"kind": "first_to", "n": 2},
     "pairs": {"a": {"entry": 12, "name": "Kenrick Baptiste & Ria Mohammed", "club": "DMAFC",
                     "players": [{"id": 7, "name": "Kenrick Baptiste"}, {"id": 8, "name": "Ria Mohammed"}],
@@ -71,7 +73,7 @@ BOARD_STATE = {
     "seating": {"0": 7, "1": 21, "2": 8, "3": 22}, "first_dealer": 0,
     "rules": {"preset": "trinidad-tournament", "players": 4, "target": 14, "game_points": 2},
     "game_number": 1, "game_status": "in_play", "score": [8, 7], "next_dealer": 1, "next_hand_number": 6,
-    "hands": [], "last_hand_id": 310,
+    "hands": [], "last_hand_id": 310, "can_undo": True, "undo_reason": "",
     "games": [{"number": 1, "status": "in_play", "score": [8, 7], "winner": None, "first_dealer": 0,
                "awarded": False, "confirmed": False, "confirmations": []}],
     "result": {"decided": False, "winner": None, "is_draw": False, "bullseyes": [0, 0], "chalks": [0, 0],

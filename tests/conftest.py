@@ -53,6 +53,14 @@ def chromium_path() -> str | None:
     return None
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _publish_root(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Each test process (xdist worker) publishes results to its own folder (docs/adr/0013)."""
+    from django.conf import settings
+
+    settings.PUBLISH_ROOT = str(tmp_path_factory.mktemp("published"))
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         for marker in ("postgres", "redis", "celery_worker", "browser"):

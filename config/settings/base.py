@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "tournaments",
     "api",
     "web",
+    "publishing",  # above api and web: renders their public views to files (docs/adr/0013)
 ]
 
 MIDDLEWARE = [
@@ -64,6 +65,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "config.middleware.SecurityHeadersMiddleware",
+    # last, so the headers above go on published files too: serves them where no proxy does (make run)
+    "publishing.middleware.PublishedFilesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -182,7 +185,17 @@ CELERY_TASK_PUBLISH_RETRY = False
 CELERY_BEAT_SCHEDULE = {
     "outbox-sweep": {"task": "tournaments.tasks.outbox_sweep", "schedule": 15.0},
     "reconcile": {"task": "tournaments.tasks.reconcile", "schedule": 60.0},
+    # published results: re-render where the stored fingerprint differs, withdraw what is unpublished
+    "publish-sweep": {"task": "publishing.tasks.sweep", "schedule": 30.0},
 }
+
+# ---- published results (docs/adr/0013-published-results.md, docs/operations.md "Publishing") ----------
+# Where the worker writes the public pages and JSON (Caddy serves them; Django too, under make run).
+PUBLISH_ROOT = os.environ.get("PUBLISH_ROOT") or str(BASE_DIR / "published")
+PUBLISH_ENABLED = env_bool("PUBLISH_ENABLED", True)
+PUBLISH_SERVE = env_bool("PUBLISH_SERVE", True)
+# Pair and club pages (the costliest: one per pair) at most this often per event; the sweep catches up.
+PUBLISH_RESULTS_SECONDS = float(os.environ.get("PUBLISH_RESULTS_SECONDS", "0" if CELERY_TASK_ALWAYS_EAGER else "10"))
 
 # ---- REST framework ----------------------------------------------------------------------------
 REST_FRAMEWORK = {

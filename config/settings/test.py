@@ -25,3 +25,10 @@ WHITENOISE_AUTOREFRESH = True
 
 # Mail is never sent from tests (pytest-django swaps in the locmem outbox; this is the fallback).
 EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+
+# Published results (publishing/): each test process has its own folder (tests/conftest.py). The renders run
+# only where a test turns them on (tests/publishing/): rendering every event's pages on each of the suite's
+# hands would cost minutes, and serving the files would change the answers other tests check (ETags).
+PUBLISH_ENABLED = os.environ.get("PUBLISH_ENABLED", "0") == "1"
+PUBLISH_SERVE = os.environ.get("PUBLISH_SERVE", "0") == "1"
+PUBLISH_RESULTS_SECONDS = 0.0

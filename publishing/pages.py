@@ -1,0 +1,54 @@
+"""Which public addresses an event has, by scope: the event's own pages, a round's, a board's, a pair's, a
+club's, and the site's list of events. Each is a page or a JSON read that Django serves at that address
+(web/urls.py, api/urls.py); the polled fragments (``live/``) are published like pages.
+
+Pages with a query string (the pairings' search, the API list's pages) are not published: Caddy hands a
+request with a query to Django.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django.urls import reverse
+
+
+def site_addresses() -> list[str]:
+    """The public home: the list of published events."""
+    return [reverse("web:home")]
+
+
+def event_prefixes(slug: str) -> list[str]:
+    """The folders holding everything of one event (withdrawn together)."""
+    return [reverse("web:tournament", args=[slug]), reverse("api:public-tournament", args=[slug])]
+
+
+def event_addresses(slug: str) -> list[str]:
+    """The event's own live pages: they change with any hand or result (home, standings, rounds)."""
+    web = [reverse(f"web:{name}", args=[slug]) for name in ("tournament", "standings", "standings_live", "rounds")]
+    api = [reverse(f"api:public-{name}", args=[slug]) for name in ("tournament", "rounds", "standings")]
+    return web + api
+
+
+def results_addresses(slug: str) -> list[str]:
+    """The event's results pages (confirmed figures only): statistics and clubs."""
+    return [reverse("web:stats", args=[slug]), reverse("web:clubs", args=[slug]),
+            reverse("api:public-statistics", args=[slug])]
+
+
+def round_addresses(slug: str, number: int) -> list[str]:
+    return [reverse("web:pairings", args=[slug, number]), reverse("web:pairings_live", args=[slug, number]),
+            reverse("api:public-round", args=[slug, number])]
+
+
+def board_addresses(slug: str, board_id: int) -> list[str]:
+    return [reverse("web:board", args=[slug, board_id]), reverse("web:board_live", args=[slug, board_id]),
+            reverse("api:public-scorecard", args=[slug, board_id])]
+
+
+def entry_addresses(slug: str, entry_ids: Iterable[int]) -> list[str]:
+    return [reverse("web:pair", args=[slug, entry_id]) for entry_id in entry_ids]
+
+
+def club_addresses(slug: str, club_ids: Iterable[int]) -> list[str]:
+    return [reverse("web:club", args=[slug, club_id]) for club_id in club_ids]

@@ -1,0 +1,340 @@
+"""Render an event's public output to files: on each change (merged), in the sweep, and in full.
+
+Pages come in groups, each with a fingerprint of what it shows (``tournaments.selectors.fingerprint``, and
+one query for every board's):
+
+* ``event``: home, standings (and its polled fragment), rounds and their JSON;
+* ``round:N``: a round's pairings, its fragment and JSON; ``board:ID``: a scorecard, its fragment and JSON;
+* ``results``: statistics, clubs, every pair's and club's page (results only, rendered at most every
+  ``PUBLISH_RESULTS_SECONDS``: 1,000 pair pages are the costliest part of a render);
+* ``site``: the list of published events.
+
+A change's message renders the event group, the rounds and boards it names (a board brings its round) and,
+when their fingerprint moved, the results group. The sweep (Celery beat) renders every group whose stored
+fingerprint differs from the database's, so a message lost with Redis, or a change no service announced,
+is published within the sweep's period. A full render (names, settings, publication, finishing) renders
+every group and withdraws the event's files that no longer answer (a re-drafted round's boards, a removed
+pair). A tournament deleted or unpublished has its folders withdrawn at once.
+
+Merging: one render per event at a time (a file lock per event, so renders never overtake each other), and
+at most one per second: a message arriving within a second of the last render adds its hints to the
+event's pending set and, unless one is already due, schedules one deferred render for the rest of the second.
+Under ``task_always_eager`` (``make run``, tests) there is no worker to defer to: each message renders at
+once. Fingerprints are read before rendering, so a change during a render leaves them stale and the next
+render or sweep publishes it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import json
+import logging
+import os
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.conf import settings
+from django.db.models import Max
+
+from tournaments.models import Board, Entry, Tournament
+from tournaments.models.querysets import RoundQuerySet
+from tournaments.selectors.fingerprint import fingerprint
+from tournaments.services.publication import merge_hints
+
+from . import files, pages
+from .render import render
+
+log = logging.getLogger(__name__)
+
+#: At most one render of an event per second (each page's file changes at most once a second).
+MIN_INTERVAL = 1.0
+SITE_KEY = "_site"
+
+
+@dataclass
+class Outcome:
+    """What one publication did: pages rendered, files written and withdrawn, and how long it took."""
+
+    rendered: int = 0
+    written: int = 0
+    removed: int = 0
+    deferred: bool = False
+    withdrawn: bool = False
+    seconds: float = 0.0
+    groups: list[str] = field(default_factory=list)
+
+    def add(self, other: Outcome) -> None:
+        self.rendered += other.rendered
+        self.written += other.written
+        self.removed += other.removed
+
+
+@dataclass
+class Group:
+    key: str
+    fingerprint: str | None
+    addresses: list[str]
+
+
+def enabled() -> bool:
+    return bool(getattr(settings, "PUBLISH_ENABLED", False))
+
+
+# ---- the renderer's records: one JSON file and one lock per event -----------------------------------------
+@contextlib.contextmanager
+def locked(slug: str) -> Iterator[None]:
+    """One render of an event at a time, across worker processes (a file lock beside the files)."""
+    path = files.state_dir() / f"{slug}.lock"
+    with open(path, "a+b") as handle:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+
+
+def load_state(slug: str) -> dict[str, Any]:
+    try:
+        data = json.loads((files.state_dir() / f"{slug}.json").read_text())
+    except (FileNotFoundError, ValueError):
+        return {"fp": {}}
+    return data if isinstance(data, dict) else {"fp": {}}
+
+
+def save_state(slug: str, state: dict[str, Any]) -> None:
+    directory = files.state_dir()
+    temp = directory / f".{slug}.{os.getpid()}.tmp"
+    temp.write_text(json.dumps(state, sort_keys=True))
+    os.replace(temp, directory / f"{slug}.json")
+
+
+# ---- groups and their fingerprints ------------------------------------------------------------------------
+def _board_fingerprints(tournament: Tournament, board_ids: list[int] | None) -> dict[int, tuple[int, str]]:
+    """Each public board's round number and fingerprint (its ``updated_at``, newest hand, latest undo) in one
+    query; ``board_ids`` None: every board of the event's public rounds."""
+    boards = Board.objects.filter(round__tournament=tournament, round__status__in=RoundQuerySet.PUBLIC_STATUSES)
+    if board_ids is not None:
+        boards = boards.filter(pk__in=board_ids)
+    rows = boards.order_by().values_list("id", "round__number", "round__status", "updated_at").annotate(
+        hand=Max("games__hands__id"), voided=Max("games__hands__voided_at"))
+    return {
+        row[0]: (row[1], hashlib.blake2b(repr(row[2:]).encode(), digest_size=12).hexdigest()) for row in rows
+    }
+
+
+def _public_round_numbers(tournament: Tournament) -> list[int]:
+    return list(tournament.rounds.public().order_by("number").values_list("number", flat=True))
+
+
+def _results_addresses(tournament: Tournament) -> list[str]:
+    entry_ids = Entry.objects.filter(tournament=tournament).order_by("id").values_list("id", flat=True)
+    club_ids = (Entry.objects.filter(tournament=tournament, pair__club__isnull=False).order_by()
+                .values_list("pair__club_id", flat=True).distinct())
+    slug = tournament.slug
+    return (pages.results_addresses(slug) + pages.entry_addresses(slug, entry_ids)
+            + pages.club_addresses(slug, sorted(set(club_ids))))
+
+
+def site_fingerprint() -> str:
+    rows = list(Tournament.objects.filter(published=True).order_by("id").values_list(
+        "id", "slug", "name", "status", "starts_on", "ends_on", "venue"))
+    return hashlib.blake2b(repr(rows).encode(), digest_size=12).hexdigest()
+
+
+def event_groups(tournament: Tournament, *, rounds: list[int] | None, boards: list[int] | None,
+                 results: bool) -> list[Group]:
+    """The event group, the named rounds and boards (None: all public ones) and, if asked, the results."""
+    slug = tournament.slug
+    groups = [Group("event", fingerprint(slug, tier="live"), pages.event_addresses(slug))]
+    board_prints = _board_fingerprints(tournament, boards)
+    numbers = set(_public_round_numbers(tournament) if rounds is None else rounds)
+    numbers |= {number for number, _ in board_prints.values()}
+    for number in sorted(numbers):
+        groups.append(Group(f"round:{number}", fingerprint(slug, tier="live", number=number),
+                            pages.round_addresses(slug, number)))
+    for board_id in sorted(set(board_prints) | set(boards or [])):
+        print_ = board_prints.get(board_id)
+        groups.append(Group(f"board:{board_id}", print_[1] if print_ else None, pages.board_addresses(slug, board_id)))
+    if results:
+        groups.append(Group("results", fingerprint(slug, tier="results"), _results_addresses(tournament)))
+    return groups
+
+
+# ---- rendering ----------------------------------------------------------------------------------------------
+def render_addresses(addresses: list[str]) -> tuple[Outcome, set[str]]:
+    """Render and write each address (unchanged files untouched); a page no longer public is withdrawn.
+    Returns the outcome and the addresses now published."""
+    outcome, live = Outcome(), set()
+    for address in addresses:
+        body = render(address)
+        outcome.rendered += 1
+        if body is None:
+            outcome.removed += int(files.remove(address))
+            continue
+        live.add(address)
+        outcome.written += int(files.write(address, body))
+    return outcome, live
+
+
+def render_groups(groups: list[Group], state: dict[str, Any], *, force: set[str] | None = None) -> tuple[Outcome, set[str]]:
+    """Render the groups forced (None: all) or whose fingerprint moved; record their fingerprints."""
+    stored = state.setdefault("fp", {})
+    outcome, live = Outcome(), set()
+    for group in groups:
+        forced = force is None or group.key in force or group.key.split(":")[0] in force
+        if not forced and group.fingerprint is not None and stored.get(group.key) == group.fingerprint:
+            continue
+        done, published = render_addresses(group.addresses)
+        outcome.add(done)
+        outcome.groups.append(group.key)
+        live |= published
+        if group.fingerprint is None:
+            stored.pop(group.key, None)
+        else:
+            stored[group.key] = group.fingerprint
+    return outcome, live
+
+
+def publish_site(*, force: bool = False) -> Outcome:
+    """The list of published events, when it changed (or ``force``)."""
+    with locked(SITE_KEY):
+        state = load_state(SITE_KEY)
+        print_ = site_fingerprint()
+        if not force and state.get("fp", {}).get("site") == print_:
+            return Outcome()
+        outcome, _ = render_addresses(pages.site_addresses())
+        state.setdefault("fp", {})["site"] = print_
+        save_state(SITE_KEY, state)
+        return outcome
+
+
+def withdraw(slug: str) -> Outcome:
+    """Take every file of an event down (deleted or unpublished), and forget its fingerprints."""
+    outcome = Outcome(withdrawn=True)
+    for prefix in pages.event_prefixes(slug):
+        outcome.removed += int(files.remove_tree(prefix))
+    with contextlib.suppress(FileNotFoundError):
+        (files.state_dir() / f"{slug}.json").unlink()
+    return outcome
+
+
+def _results_due(state: dict[str, Any], now: float) -> bool:
+    seconds = float(getattr(settings, "PUBLISH_RESULTS_SECONDS", 10))
+    return now - float(state.get("results_at", 0)) >= seconds
+
+
+def _render_event(tournament: Tournament, hints: dict[str, Any], state: dict[str, Any], now: float) -> Outcome:
+    if hints.get("full"):
+        groups = event_groups(tournament, rounds=None, boards=None, results=True)
+        outcome, live = render_groups(groups, state)
+        stale = set().union(*(files.published_addresses(p) for p in pages.event_prefixes(tournament.slug))) - live
+        for address in stale:
+            outcome.removed += int(files.remove(address))
+        state["fp"] = {g.key: g.fingerprint for g in groups if g.fingerprint is not None}
+        state["results_at"] = now
+        return outcome
+    rounds = list(hints.get("rounds", []))
+    boards = list(hints.get("boards", []))
+    if not rounds and not boards:
+        from tournaments.selectors import round_to_show
+
+        current = round_to_show(tournament)
+        rounds = [current.number] if current is not None else []
+    results = _results_due(state, now)
+    groups = event_groups(tournament, rounds=rounds, boards=boards, results=results)
+    outcome, _ = render_groups(groups, state, force={"event", "round", "board"})
+    if "results" in outcome.groups:
+        state["results_at"] = now
+    return outcome
+
+
+def publish_event(tournament_id: int, hints: dict[str, Any] | None = None, *,
+                  defer: Callable[[float], None] | None = None) -> Outcome:
+    """Publish one event's change (the task of the outbox's ``publish_event`` messages).
+
+    ``defer(seconds)`` schedules a later run of this task (a worker); None renders at once (eager).
+    """
+    hints = dict(hints or {})
+    if not enabled():
+        return Outcome()
+    started = time.monotonic()
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    slug = tournament.slug if tournament is not None else str(hints.get("slug", ""))
+    if not slug:
+        return Outcome()
+    with locked(slug):
+        if tournament is None or not tournament.published:
+            outcome = withdraw(slug)
+        else:
+            state = load_state(slug)
+            now = time.time()
+            merged = merge_hints(state.pop("pending", {}), hints)
+            wait = float(state.get("rendered_at", 0)) + MIN_INTERVAL - now
+            if defer is not None and wait > 0 and not hints.get("deferred"):
+                state["pending"] = merged
+                if float(state.get("deferred_until", 0)) <= now:
+                    state["deferred_until"] = now + wait
+                    defer(wait)
+                save_state(slug, state)
+                return Outcome(deferred=True)
+            state["rendered_at"] = now
+            state.pop("deferred_until", None)
+            if merged.get("standings"):
+                from tournaments.services.standings import tournament_standings_recompute
+
+                tournament_standings_recompute(tournament_id=tournament.pk)
+            outcome = _render_event(tournament, merged, state, now)
+            save_state(slug, state)
+    outcome.add(publish_site(force=outcome.withdrawn))
+    outcome.seconds = time.monotonic() - started
+    log.info("published %s: %d rendered, %d written, %d withdrawn in %.3fs (%s)", slug, outcome.rendered,
+             outcome.written, outcome.removed, outcome.seconds, ",".join(outcome.groups[:6]))
+    return outcome
+
+
+def publish_full(tournament_id: int) -> Outcome:
+    """Render every page of an event (or withdraw it), now."""
+    return publish_event(tournament_id, {"full": True})
+
+
+def sweep() -> dict[str, int]:
+    """Re-render every group whose fingerprint moved; withdraw events no longer published (Celery beat)."""
+    if not enabled():
+        return {}
+    published = dict(Tournament.objects.filter(published=True).values_list("slug", "id"))
+    counts = {"events": 0, "rendered": 0, "written": 0, "withdrawn": 0}
+    for prefix in pages.event_prefixes("x"):
+        folder = files.file_for(prefix).parent.parent  # <root>/t, <root>/api/v1/public/tournaments
+        if folder.is_dir():
+            for child in folder.iterdir():
+                if child.is_dir() and not child.name.startswith(".") and child.name not in published:
+                    with locked(child.name):
+                        withdraw(child.name)
+                    counts["withdrawn"] += 1
+    now = time.time()
+    for slug, tournament_id in sorted(published.items()):
+        tournament = Tournament.objects.filter(pk=tournament_id, published=True).first()
+        if tournament is None:
+            continue
+        with locked(slug):
+            state = load_state(slug)
+            stored = state.get("fp", {})
+            if (stored.get("event") == fingerprint(slug, tier="live")
+                    and stored.get("results") == fingerprint(slug, tier="results")):
+                continue
+            groups = event_groups(tournament, rounds=None, boards=None, results=True)
+            outcome, _ = render_groups(groups, state, force=set())
+            if "results" in outcome.groups:
+                state["results_at"] = now
+            save_state(slug, state)
+        counts["events"] += 1
+        counts["rendered"] += outcome.rendered
+        counts["written"] += outcome.written
+    site = publish_site()
+    counts["rendered"] += site.rendered
+    counts["written"] += site.written
+    return counts

@@ -1,0 +1,48 @@
+"""Celery tasks of the published results: one per change (from the outbox) and the beat's sweep.
+
+``publish_event`` takes the tournament's id and the change's hints (``tournaments.services.publication``);
+a render within a second of the last one is deferred (``countdown``) and merged (``publishing.publish``).
+Both tasks are idempotent: running one twice writes nothing new (unchanged files are not rewritten).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from celery import shared_task
+from django.db import OperationalError
+
+logger = logging.getLogger(__name__)
+
+TASK_OPTIONS: dict[str, Any] = {
+    "acks_late": True, "reject_on_worker_lost": True,
+    "autoretry_for": (OperationalError,), "retry_backoff": 2, "retry_backoff_max": 30, "max_retries": 5,
+}
+
+
+@shared_task(name="publishing.tasks.publish_event", **TASK_OPTIONS)
+def publish_event(tournament_id: int, hints: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Render the event's changed public pages and JSON to files (or withdraw them)."""
+    from config.celery import app
+
+    from .publish import publish_event as publish
+
+    def defer(seconds: float) -> None:
+        try:
+            publish_event.apply_async(args=[tournament_id, {"deferred": True}], countdown=max(seconds, 0.05),
+                                      retry=False)
+        except Exception:  # noqa: BLE001 - the broker is down: the sweep publishes the pending change
+            logger.warning("publishing: deferring the render of tournament #%s failed", tournament_id, exc_info=True)
+
+    outcome = publish(tournament_id, hints, defer=None if app.conf.task_always_eager else defer)
+    return {"rendered": outcome.rendered, "written": outcome.written, "removed": outcome.removed,
+            "deferred": outcome.deferred, "seconds": round(outcome.seconds, 3)}
+
+
+@shared_task(name="publishing.tasks.sweep", acks_late=True, reject_on_worker_lost=True)
+def sweep() -> dict[str, int]:
+    """Re-render where the stored fingerprint differs; withdraw what is no longer published."""
+    from .publish import sweep as run
+
+    return run()

@@ -1,0 +1,157 @@
+"""The spectators' pages in Chromium at 360, 390, 768 and 1366 px (issue 17): standings, pairings, a
+scorecard, Follow my pair and the hall display. On each: no sideways scroll of the page, every figure
+reachable (a standings row's details open on a phone, the whole table from 768 px), axe-core clean.
+
+One load per page and width. Screenshots go to test-artifacts/public-phone/, or with KEEP_SCREENSHOTS=1 to
+docs/screenshots/public-phone/ (the judged copies; that folder's README says what a person made of each).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .tablet_browser import browser, new_page  # noqa: F401 (a fixture)
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+ROOT = Path(__file__).resolve().parents[2]
+WIDTHS = (360, 390, 768, 1366)
+AXE_IGNORE = {"region"}
+NO_SIDEWAYS = "document.documentElement.scrollWidth <= window.innerWidth"
+
+
+def folder() -> Path:
+    keep = os.environ.get("KEEP_SCREENSHOTS")
+    out = ROOT / ("docs/screenshots/public-phone" if keep else "test-artifacts/public-phone")
+    out.mkdir(parents=True, exist_ok=True)
+    return out
+
+
+def make_event() -> Any:
+    """16 pairs (8 tables): round 1 closed and counted, round 2 in play with a clock, table 1 mid-game,
+    table 2 decided; dates and a venue."""
+    from django.utils import timezone
+
+    from tournaments.models import Round
+
+    from .factories import finish_board, make_round, make_snapshot, make_tournament, play_game
+
+    t = make_tournament(pairs=16, name="Phone Open", starts_on=dt.date(2026, 12, 5), ends_on=dt.date(2026, 12, 6))
+    r1 = make_round(t, 1, Round.Status.CLOSED)
+    for i, b in enumerate(r1.boards.exclude(pair_b=None)[:2], 1):
+        finish_board(b, seed=i)
+    make_snapshot(t, after_round=1)
+    r2 = make_round(t, 2, Round.Status.IN_PLAY)
+    Round.objects.filter(pk=r2.pk).update(ends_at=timezone.now() + dt.timedelta(minutes=25))
+    play_game(r2.boards.get(table=1), 1, seed=77, hands=4)
+    finish_board(r2.boards.get(table=2), seed=9)
+    return t
+
+
+def axe(page: Any, name: str) -> None:
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    violations = [v for v in results.response["violations"] if v["id"] not in AXE_IGNORE]
+    assert not violations, f"{name}: axe found " + "; ".join(
+        f"{v['id']} ({len(v['nodes'])}: {v['nodes'][0]['target']})" for v in violations)
+
+
+def look(page: Any, name: str, width: int) -> None:
+    assert page.evaluate(NO_SIDEWAYS), f"{name} at {width} px scrolls sideways"
+    axe(page, f"{name}-{width}")
+    page.screenshot(path=str(folder() / f"{name}-{width}.png"), full_page=name != "hall")
+
+
+def check_standings(page: Any, width: int) -> None:
+    caption = page.inner_text("#standings-caption")
+    assert "with round 2 in play" in caption, caption
+    assert page.locator("#legend dt", has_text="MP").is_visible()
+    headings = page.eval_on_selector_all("table.standings thead th", "els => els.map(e => e.textContent.trim())")
+    figures = headings[2:]
+    if width < 768:
+        rows = page.locator("#rank-rows > li")
+        assert rows.count() == 16
+        rows.nth(1).locator("summary").click()
+        details = rows.nth(1).locator("dl.row-figures")
+        for short in figures:
+            assert details.locator("dt", has_text=short).first.is_visible(), short
+        assert not page.locator("table.standings").is_visible()
+    else:
+        for i in range(len(headings)):
+            box = page.locator("table.standings thead th").nth(i).bounding_box()
+            assert box and box["x"] + box["width"] <= width, (headings[i], box)
+
+
+def check_pairings(page: Any, width: int) -> None:
+    games = page.locator("#pairings-body .gm .games")
+    assert games.count() == 8
+    for i in range(8):
+        box = games.nth(i).bounding_box()
+        assert box and box["x"] + box["width"] <= width, (i, box)
+    top = page.locator("#pairings-body").bounding_box()
+    assert top and top["height"] < 1100, f"8 tables take {top['height']:.0f} px at {width} px"
+    assert page.locator("#by-name li").count() == 32
+
+
+def check_scorecard(page: Any, width: int) -> None:
+    """Every figure of a hand on the screen: on a phone each hand wraps onto lines, nothing scrolls."""
+    cells = page.locator("table.chalk tbody tr").first.locator("td, th")
+    for i in range(cells.count()):
+        box = cells.nth(i).bounding_box()
+        assert box is None or box["x"] + box["width"] <= width + 1, (i, box)
+    assert page.evaluate("Array.from(document.querySelectorAll('.scroll')).every(e => e.scrollWidth <= e.clientWidth)")
+
+
+def check_follow(page: Any, width: int, entry_id: int) -> None:
+    page.select_option("#follow-pair", str(entry_id))
+    page.wait_for_selector("#follow-now-h")
+    text = page.inner_text("#follow")
+    assert "Table 1" in text and "Against:" in text and "Next round" in text and "Round 1:" in text, text
+    page.reload()
+    page.wait_for_selector("#follow-now-h")  # the pair stays picked (local storage)
+    assert page.input_value("#follow-pair") == str(entry_id)
+
+
+def check_hall(page: Any, width: int) -> None:
+    assert page.locator(".hall-panel.hall-current").count() == 1
+    assert "left" in page.inner_text("#hall-clock")
+    page.clock.run_for(16_000)  # the next panel after the cycle
+    assert page.locator("#hall-boards.hall-current, #hall-pairings.hall-current").count() == 1
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_public_pages_fit_and_pass_axe(browser, live_server, width):  # noqa: F811 (the fixture)
+    from tournaments.models import Board
+
+    t = make_event()
+    board = Board.objects.get(round__tournament=t, round__number=2, table=1)
+    ctx, page, errors = new_page(browser, width=width, height=800 if width < 768 else 900)
+    try:
+        base = f"{live_server.url}/t/{t.slug}"
+        page.goto(f"{base}/standings/")
+        check_standings(page, width)
+        look(page, "standings", width)
+        page.goto(f"{base}/rounds/2/")
+        check_pairings(page, width)
+        look(page, "pairings", width)
+        page.goto(f"{base}/boards/{board.id}/")
+        assert "No game finished yet" in page.inner_text("main")
+        check_scorecard(page, width)
+        look(page, "scorecard", width)
+        page.goto(f"{base}/follow/")
+        check_follow(page, width, board.pair_a_id)
+        look(page, "follow", width)
+        page.clock.install()
+        page.goto(f"{base}/hall/")
+        look(page, "hall", width)
+        check_hall(page, width)
+        assert not errors, errors
+    finally:
+        ctx.close()

@@ -455,7 +455,7 @@ def test_organiser_starts_a_round_and_the_pairings_page_shows_it(page, context, 
     for entry in t.entries.all():
         assert entry.pair.display_name in body
     public.fill("#q", "Persad")
-    wait_until(public, "document.querySelectorAll('#pairings-body tr:not([hidden])').length === 1")
+    wait_until(public, "document.querySelectorAll('#pairings-body [data-search]:not([hidden])').length === 1")
     check_axe(public, "public-pairings")
     shoot(public, "public-pairings")
 

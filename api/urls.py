@@ -12,6 +12,7 @@ from config.converters import ID
 from .etag import cached_public
 from .views import (
     accounts,
+    archive,
     auth,
     boards,
     devices,
@@ -86,6 +87,9 @@ organiser_urls = [
     path("tournaments/<id:tournament_pk>/reopen/", final.ReopenView.as_view(), name="tournament-reopen"),
     path("tournaments/<id:tournament_pk>/final-results/", final.FinalResultsView.as_view(), name="final-results"),
     path("tournaments/<id:tournament_pk>/results-text/", final.ResultsTextView.as_view(), name="results-text"),
+    path("tournaments/<id:tournament_pk>/archive/", archive.TournamentArchiveView.as_view(), name="tournament-archive"),
+    path("archives/", archive.ArchiveImportView.as_view(), name="archives"),
+    path("archives/preview/", archive.ArchivePreviewView.as_view(), name="archives-preview"),
     path("invitations/", accounts.InvitationCreateView.as_view(), name="invitations"),
     path("invitations/accept/", accounts.InvitationAcceptView.as_view(), name="invitation-accept"),
     path("invitations/<id:pk>/", accounts.InvitationDetailView.as_view(), name="invitation"),

@@ -14,10 +14,10 @@
 """
 
 from .export import ARCHIVE_FORMAT, ARCHIVE_VERSION, archive_export, archive_filename
-from .import_ import ArchivePreview, archive_import, archive_preview
+from .import_ import ArchivePreview, archive_import, archive_import_summary, archive_preview
 from .schema import archive_load, archive_validate
 
 __all__ = [
     "ARCHIVE_FORMAT", "ARCHIVE_VERSION", "ArchivePreview", "archive_export", "archive_filename", "archive_import",
-    "archive_load", "archive_preview", "archive_validate",
+    "archive_import_summary", "archive_load", "archive_preview", "archive_validate",
 ]

@@ -129,17 +129,27 @@ def archive_preview(*, document: Any, user: Actor, owner: Organisation | None = 
                           people=plan.counts())
 
 
-@transaction.atomic
 def archive_import(*, document: Any, user: Actor, owner: Organisation | None = None) -> Tournament:
     """Import an archive as a new event of ``owner`` (default: the importer's personal organisation), the
     importer its organiser. All or nothing; refusals: 400 ``archive_not_json``, ``archive_format``,
     ``archive_version``, ``archive_invalid`` (shape or references, naming the path), ``archive_mismatch``
     (a derived result differs, naming the board, game and hand), ``owner_required``; 403 ``not_owner``,
     ``not_organiser``."""
+    return archive_import_summary(document=document, user=user, owner=owner)[0]
+
+
+@transaction.atomic
+def archive_import_summary(*, document: Any, user: Actor,
+                           owner: Organisation | None = None) -> tuple[Tournament, ArchivePreview]:
+    """``archive_import``, also returning what it created as the preview counts it (one check, one replay)."""
     doc, replayed = _checked(document, user)
     org = _organisation(user, owner)
     plan = people_plan(doc["people"], org.pk)
-    return _Importer(doc, replayed, user, org, plan).run()
+    slug = _free_slug(doc["tournament"]["slug"])
+    summary = ArchivePreview(name=doc["tournament"]["name"], slug=slug, slug_changed=slug != doc["tournament"]["slug"],
+                             organisation=org.name, exported_at=doc["exported_at"], counts=_counts(doc),
+                             people=plan.counts())
+    return _Importer(doc, replayed, user, org, plan).run(), summary
 
 
 def _when(value: Any) -> dt.datetime | None:
@@ -398,4 +408,4 @@ def _restamp(rows: list[tuple[Any, str, Any]], model: Any) -> None:
             cursor.executemany(sql, params)
 
 
-__all__ = ["ArchivePreview", "archive_import", "archive_preview"]
+__all__ = ["ArchivePreview", "archive_import", "archive_import_summary", "archive_preview"]

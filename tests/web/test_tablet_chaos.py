@@ -14,14 +14,18 @@ After every step, on every tablet (docs/decisions.md, "The tablet"; docs/pages.m
 - every entry the tablet took (its journal, ``hangjack.journal``) ends on the server (an idempotency
   record of one of the tablet's devices, or a late hand), or is visibly waiting, refused or in the late
   list on that tablet, or was explicitly discarded by a tap on Discard or Undo;
-- nothing is stored twice: each tablet write made one row, and no entry is both on the server and a
-  late hand.
+- nothing is stored twice: each tablet hand has its one idempotency record (one hand per record), no
+  entry is both on the server and a late hand, and no entry the server stored is shown refused.
 
-The short form (``CHAOS_STEPS``, 120 by default, seed 11) runs in ``make test``; ``make chaos`` runs the long form
-(``CHAOS_STEPS=3000``, ``CHAOS_SEEDS=7``). A failing walk writes its seed and action log to
-test-artifacts/chaos/; ``CHAOS_REPLAY=<that file>`` replays the logged actions in order (taps by selector;
-timing may still differ). Not simulated: restarting the server process (the live server runs in this
-process's threads); the 503 steps stand in for a server that is down.
+The short form (``CHAOS_STEPS``, 120 by default, seed 11) runs in ``make test`` on pytest-django's live
+server (threads of this process). ``make chaos`` runs the long form (``CHAOS_STEPS=3000``, ``CHAOS_SEEDS=7``)
+with ``CHAOS_SERVER=subprocess``: the server is a process of its own (tests/web/chaos_server.py) on the test
+database (PostgreSQL's, or SQLite's as a file), and the walk also kills it (SIGKILL, requests in flight
+included) and starts it again, the tablets meeting refused connections while it boots; and a tablet whose
+hand reached the server but whose answer was lost is paired again to its table (a new token) with the hand
+still queued: the server must answer the hand it stored (per-table idempotency), never a second hand or a
+refusal. A failing walk writes its seed and action log to test-artifacts/chaos/; ``CHAOS_REPLAY=<that
+file>`` replays the logged actions in order (taps by selector; timing may still differ).
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ from typing import Any
 
 import pytest
 
+from .chaos_server import ChaosServer, database_url
 from .tablet_browser import (
     OFFERS_JS,
     ROOT,
@@ -53,7 +58,18 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(trans
 STEPS = int(os.environ.get("CHAOS_STEPS", "120"))
 SEEDS = [int(s) for s in os.environ.get("CHAOS_SEEDS", "11").split(",") if s.strip()]
 REPLAY = os.environ.get("CHAOS_REPLAY")
+#: "thread": pytest-django's live server in this process (the short form); "subprocess": a server process
+#: the walk kills and starts again (``make chaos``). A process of its own needs a database it can open: the
+#: PostgreSQL test database as it is, SQLite's test database as a file (set here, before it is created).
+SERVER = os.environ.get("CHAOS_SERVER", "thread")
 OUT = ROOT / "test-artifacts" / "chaos"
+
+if SERVER == "subprocess":
+    from django.db import connections as _connections
+
+    if _connections["default"].vendor == "sqlite":
+        OUT.mkdir(parents=True, exist_ok=True)
+        _connections["default"].settings_dict.setdefault("TEST", {})["NAME"] = str(OUT / "chaos.sqlite3")
 
 #: Every control a scorer could tap, tagged so a step can name it (JS; returns [{sel, kind, text}]).
 CONTROLS_JS = """(function () {
@@ -86,6 +102,8 @@ HOLDS_JS = """(function () {
   });
   var refused = document.getElementById('refused');
   return {journal: j('hangjack.journal') || [], queue: (j('hangjack.queue') || []).map(function (q) { return q.key; }),
+          refused: (j('hangjack.queue') || []).filter(function (q) { return q.refused; }).map(function (q) {
+            return [q.key, q.kind + ' ' + q.refused.status + ' ' + ((q.refused.error || {}).code || '')]; }),
           late: (j('hangjack.late') || []).map(function (l) { return [l.key, l.status]; }), visible: visible,
           refusedShown: shown(refused), page: (document.getElementById('app') || {getAttribute: function () { return 'pair-form'; }}).getAttribute('data-page'),
           states: (function (a) { return a ? ['page:' + a.getAttribute('data-page'), 'entry:' + a.getAttribute('data-entry'),
@@ -120,6 +138,7 @@ class Tablet:
     fates: dict[str, str] = field(default_factory=dict)      # key -> last fate in the journal
     kinds: dict[str, str] = field(default_factory=dict)
     discard_taps: int = 0
+    refusals: set[str] = field(default_factory=set)
 
 
 def retry_locked(fn: Any, *args: Any) -> Any:
@@ -148,6 +167,12 @@ class Walk:
         self.step = 0
         self.reached: set[str] = set()
         self._server_switch(monkeypatch)
+        self.server: ChaosServer | None = None
+        self.url = live_server.url
+        self.start_at = -1
+        if SERVER == "subprocess":
+            self.server = self._server_process()
+            self.url = self.server.url
         self.event = small_event(name=f"Chaos {seed}")
         from tournaments.models import Tournament
 
@@ -161,7 +186,20 @@ class Walk:
             if i < 2:  # T3 starts unpaired: it takes a table later
                 self.pair(tablet, table)
             else:
-                page.goto(f"{live_server.url}/tablet/")
+                page.goto(f"{self.url}/tablet/")
+
+    def _server_process(self) -> ChaosServer:
+        from django.db import connection
+
+        db_url = database_url()
+        assert db_url, f"CHAOS_SERVER=subprocess needs a database another process can open, not {connection.vendor} in memory"
+        if connection.vendor == "sqlite":
+            with connection.cursor() as cursor:  # readers and one writer at a time, across processes
+                cursor.execute("PRAGMA journal_mode=WAL")
+        server = ChaosServer(db_url, OUT / f"server-{self.seed}")
+        server.down(False)
+        server.start()
+        return server
 
     # ---- the server: a switch that makes every API answer 503 (a server that is down) -------------------
     def _server_switch(self, monkeypatch: Any) -> None:
@@ -189,7 +227,7 @@ class Walk:
             tablet.ctx.set_offline(False)
             tablet.offline = False
         code = retry_locked(pairing_code, self.event, table)
-        tablet.page.goto(f"{self.live_server.url}/tablet/pair/{code}")
+        tablet.page.goto(f"{self.url}/tablet/pair/{code}")
         # On failure the pairing page says why (a finished event, a server that is down); the checks judge it.
         with contextlib.suppress(Exception):
             tablet.page.wait_for_url("**/tablet/", timeout=1500)
@@ -203,6 +241,9 @@ class Walk:
         elif kind == "hand":
             self.enter_hand(tablet, action)
         elif kind == "reload":
+            if self.stopped and not tablet.page.evaluate("!!(navigator.serviceWorker && navigator.serviceWorker.controller)"):
+                self.log[-1]["missed"] = "server stopped, no offline shell yet"
+                return
             tablet.page.reload()
         elif kind == "offline":  # the Wi-Fi drops for a few steps (or comes back)
             tablet.offline = not tablet.offline
@@ -211,13 +252,77 @@ class Walk:
             tablet.page.evaluate("window.dispatchEvent(new Event(%r))" % ("offline" if tablet.offline else "online"))
         elif kind == "server":  # the server answers 503 for a few steps
             (self.down.set if action["down"] else self.down.clear)()
+            if self.server:
+                self.server.down(action["down"])
             self.down_until = self.step + action.get("for", 0)
+        elif kind == "restart":  # the server process dies (requests in flight too) and starts a few steps later
+            assert self.server
+            self.server.kill()
+            self.start_at = self.step + action["for"]
+            if not action["for"]:
+                self.do_start()
+        elif kind == "start":
+            self.do_start()
         elif kind == "pair":
+            if self.stopped:  # the pairing page is never kept offline: the scorer waits for the server
+                self.log[-1]["missed"] = "server stopped"
+                return
             self.pair(tablet, action["table"])
+        elif kind == "repair_lost":
+            self.repair_after_a_lost_answer(tablet, action)
         elif kind == "organiser":
             self.organise(action)
         elif kind == "wait":
             tablet.page.wait_for_timeout(action["ms"])
+
+    @property
+    def stopped(self) -> bool:
+        """The server process is dead or still starting (not answering)."""
+        return self.server is not None and not self.server.answering
+
+    def do_start(self, wait: bool = False) -> None:
+        """Start the server process again: the walk goes on while it boots (a second or more), unless told to
+        wait (the end of the walk)."""
+        assert self.server
+        self.start_at = -1
+        if not self.server.running:
+            self.server.launch()
+        if wait:
+            self.log[-1]["boot_ms"] = round(self.server.start() * 1000)
+
+    def repair_after_a_lost_answer(self, tablet: Tablet, action: dict[str, Any]) -> None:
+        """A hand reaches the server but its answer is lost (the connection drops on the way back), so the
+        tablet keeps it queued; the scorer pairs the tablet again to its table (a new code, a new token)
+        and the queue is sent under the new token with the entry's key: the server answers the hand it
+        stored, not a second hand, not a refusal."""
+        page = tablet.page
+        table = page.evaluate("(JSON.parse(localStorage.getItem('hangjack.device') || 'null') || {}).table || null")
+        if self.stopped or tablet.offline or self.down.is_set() or not table:
+            self.log[-1]["missed"] = "not paired, or no server"
+            return
+        lost: list[str] = []
+
+        def answer_lost(route: Any) -> None:
+            if route.request.method != "POST" or lost:
+                route.continue_()
+                return
+            try:
+                lost.append(str(route.fetch(timeout=8000).status))  # the server stores it and answers...
+            except Exception as exc:
+                lost.append(type(exc).__name__)
+            route.abort("connectionreset")  # ...and the tablet never hears
+
+        pattern = "**/api/v1/tablet/boards/*/hands/"
+        page.route(pattern, answer_lost)
+        try:
+            self.enter_hand(tablet, action)
+            deadline = time.monotonic() + 4
+            while self.log[-1].get("sent") and not lost and time.monotonic() < deadline:
+                page.wait_for_timeout(50)
+        finally:
+            page.unroute(pattern)
+        self.log[-1]["lost"] = lost[0] if lost else None
+        self.pair(tablet, int(table))
 
     def tap(self, tablet: Tablet, action: dict[str, Any]) -> None:
         page, sel = tablet.page, action["sel"]
@@ -229,7 +334,7 @@ class Walk:
             elif action["kind"] == "select":
                 page.select_option(sel, index=action["value"], timeout=400)
             elif action["kind"] == "paircode":
-                page.goto(f"{self.live_server.url}/tablet/")  # a scorer who opened the form goes back
+                page.goto(f"{self.url}/tablet/")  # a scorer who opened the form goes back
             else:
                 page.click(sel, timeout=400)
                 if any(d in sel for d in DISCARD_SELECTORS):
@@ -345,6 +450,8 @@ class Walk:
                 out.append({"do": "offline", "tablet": tablet.name})
         if self.down.is_set() and self.step >= self.down_until:
             out.append({"do": "server", "down": False})
+        if self.start_at >= 0 and self.step >= self.start_at:
+            out.append({"do": "start"})
         if self.next_round_at >= 0 and self.step >= self.next_round_at:
             out.append({"do": "organiser", "what": "next_round", "pick": 0})
         return out
@@ -382,8 +489,12 @@ class Walk:
         if roll < 0.85:
             return {"do": "offline", "tablet": tablet.name, "for": rng.randint(2, 12)}
         if roll < 0.87:
+            if self.server and roll >= 0.86:  # the server process dies and starts again (now or a few steps on)
+                return {"do": "restart", "for": rng.choice([0, 0, 1, 3, 5])} if self.server.running else {"do": "start"}
             return {"do": "server", "down": not self.down.is_set(), "for": rng.randint(2, 6)}
         if roll < 0.885:
+            if rng.random() < 0.3:  # paired again to its own table with a hand whose answer was lost
+                return {"do": "repair_lost", "tablet": tablet.name, "to": rng.randrange(2), "jack": "none", "wrong": None}
             return {"do": "pair", "tablet": tablet.name, "table": rng.choice([1, 2])}
         what = rng.choice(["correct", "void", "confirm", "confirm", "close", "correct", "forfeit", "time"])
         if what in ("forfeit", "time", "close") and rng.random() < 0.6:
@@ -405,6 +516,10 @@ class Walk:
             else:
                 assert offers["actions"] or offers["waiting"], f"{tablet.name} {where}: stuck: {offers['text']!r}"
                 assert offers["text"], f"{tablet.name} {where}: a blank screen"
+            for key, why in held[tablet.name]["refused"]:  # each refusal a tablet showed, for the summary
+                if key not in tablet.refusals:
+                    tablet.refusals.add(key)
+                    self.log[-1]["refusal"] = why
             for entry in held[tablet.name]["journal"]:
                 tablet.entered.setdefault(entry["key"], self.step)
                 tablet.fates[entry["key"]] = entry["fate"]
@@ -441,7 +556,11 @@ class Walk:
                 raise AssertionError(f"{tablet.name} {where}: {tablet.kinds[key]} entry {key[:8]} ({fate}) is {where_} "
                                      f"on the tablet and not on the server")
             assert discarded <= tablet.discard_taps, f"{tablet.name}: {discarded} discarded, {tablet.discard_taps} taps"
-        # Nothing stored twice.
+        # Nothing stored twice: an entry the server stored is never shown refused (the scorer would enter
+        # it again), nor both stored and a late hand.
+        for tablet in self.tablets:
+            told = {key for key, _ in held[tablet.name]["refused"]} & set(records)
+            assert not told, f"{tablet.name} {where}: stored entries shown as refused: {sorted(told)}"
         both = set(records) & late
         assert not both, f"entries both on the server and in the late hands: {sorted(both)}"
         hand_ids = [r.response.get("id") for r in records.values() if r.status_code == 201 and "events" in r.response]
@@ -480,6 +599,10 @@ class Walk:
         server up, then each says "pair again" with nothing left waiting."""
         self.step += 1
         self.down.clear()
+        if self.server:
+            self.server.down(False)
+            self.log.append({"step": self.step, "do": "start"})
+            self.do_start(wait=True)
         for tablet in self.tablets:
             if tablet.offline:
                 self.do({"do": "offline", "tablet": tablet.name})
@@ -525,14 +648,20 @@ class Walk:
         kinds = Counter(a["do"] if a["do"] != "organiser" else "organiser " + a["what"] for a in self.log)
         return {"seed": self.seed, "steps": self.step, "finish_ms": getattr(self, "finish_ms", None), "actions": dict(kinds),
                 "missed": sum(1 for a in self.log if "missed" in a), "refused": sum(1 for a in self.log if "refused" in a),
+                "server": SERVER, "server_starts": self.server.starts if self.server else None,
+                "answers_lost_then_paired_again": sum(1 for a in self.log if a.get("lost")),
                 "hands_from_tablets": Hand.objects.filter(game__board__round__tournament=self.event, device__isnull=False).count(),
                 "late_hands": LateHand.objects.filter(tournament=self.event).count(),
                 "entries": {t.name: dict(Counter(t.fates.values())) for t in self.tablets},
+                "refusals_seen": dict(Counter(a["refusal"] for a in self.log if a.get("refusal"))),
                 "states_seen": sorted(self.reached)}
 
     def close(self) -> None:
         for tablet in self.tablets:
             tablet.ctx.close()
+        if self.server:
+            self.server.kill()
+            self.server.down(False)
 
 
 @pytest.mark.parametrize("seed", SEEDS)

@@ -8,6 +8,8 @@ its side and points) and only then can save; the saved version holds the new tri
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,6 +17,14 @@ import pytest
 from .tablet_browser import browser, new_page  # noqa: F401 (browser is a fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def shots() -> Path:
+    """docs/screenshots/console-cards/ with KEEP_SCREENSHOTS=1 (judged in its README), else test-artifacts."""
+    root = Path(__file__).resolve().parents[2]
+    folder = root / ("docs/screenshots/console-cards" if os.environ.get("KEEP_SCREENSHOTS") else "test-artifacts/console-cards")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
 
 
 def login(page: Any, live_server: Any, path: str, username: str, password: str) -> None:
@@ -62,6 +72,9 @@ def test_a_card_by_card_hand_is_corrected_with_the_card_picker_not_json(browser,
         tricks = original["tricks"]
         for _ in range(8):  # take back the last two tricks
             page.click(f"#{p}take-back")
+        page.set_viewport_size({"width": 360, "height": 740})
+        form.locator("[data-picker]").screenshot(path=str(shots() / "card-correction-picker-360.png"))
+        page.set_viewport_size({"width": 1280, "height": 900})
         lead = play_one(page, f"{p}play", avoid=tricks[-2][0])  # lead the other card this time
         for _ in range(7):
             play_one(page, f"{p}play")
@@ -73,6 +86,10 @@ def test_a_card_by_card_hand_is_corrected_with_the_card_picker_not_json(browser,
         form.locator("[data-reading] ul.events li").first.wait_for()
         shown = [li.inner_text() for li in form.locator("[data-reading] ul.events li").all()]
         assert save.is_enabled()
+        form.screenshot(path=str(shots() / "card-correction-reading-1280.png"))
+        page.set_viewport_size({"width": 360, "height": 740})
+        form.screenshot(path=str(shots() / "card-correction-reading-360.png"))
+        page.set_viewport_size({"width": 1280, "height": 900})
 
         # What the engine reads from the new cards, computed here: the page shows exactly that.
         data = {k: page.input_value(f"#id_{p}{k}") for k in ("kicks", "abandoned", "tricks", "held_0", "held_1", "held_2",

@@ -62,6 +62,6 @@ class Command(BaseCommand):
     def describe(preview: dict[str, Any]) -> str:
         counts = ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in preview["counts"].items())
         people = "; ".join(f"{k}: {v['matched']} matched, {v['created']} new" for k, v in preview["people"].items())
-        slug = preview["slug"] + (" (its own slug is taken here)" if preview["slug_changed"] else "")
-        return (f"Would import {preview['name']} as /t/{slug}/ into {preview['organisation']}: {counts}. "
+        taken = " (its own slug is taken here)" if preview["slug_changed"] else ""
+        return (f"Would import {preview['name']} as /t/{preview['slug']}/{taken} into {preview['organisation']}: {counts}. "
                 f"People: {people}.")

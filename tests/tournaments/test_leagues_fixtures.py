@@ -7,9 +7,18 @@ from collections import Counter
 
 import pytest
 
+from tests.tournaments.factories import (
+    make_club,
+    make_entries,
+    make_organiser,
+    make_team_round,
+    make_tournament,
+    seat,
+    win_game,
+)
 from tests.tournaments.leagues_helpers import add_pair, day, make_season, make_team
 from tournaments.models import Board, BoardPair, Club, LineupSubstitution, Pair, Player, TeamMatch
-from tournaments.services import Conflict, ValidationFailed, organisation_personal
+from tournaments.services import Conflict, ValidationFailed, game_confirm, organisation_personal
 from tournaments.services.leagues import (
     deduction_add,
     deduction_void,
@@ -161,3 +170,24 @@ def test_a_club_fields_two_teams_and_a_roster_holds_its_own_pairs(league):
     with pytest.raises(ValidationFailed) as refused:
         roster_add(team=penal, pair=pair, user=user)
     assert refused.value.code == "pair_of_another_club"
+
+
+def test_a_club_team_event_seated_by_the_draw_plays_as_teams_too():
+    """docs/leagues-model.md: a club-team event gets one team per club (the draw makes it when first needed),
+    its club's pairs on the roster; the league table reads it like any season."""
+    tournament = make_tournament(entrant_type="club_teams", team_format={"boards": 1, "kind": "games", "n": 1})
+    organiser = make_organiser(tournament)
+    clubs = [make_club("Couva"), make_club("Penal")]
+    for club in clubs:
+        make_entries(tournament, 2, club=club)
+    round_ = make_team_round(tournament, clubs)
+    match = TeamMatch.objects.get(round=round_)
+    assert (match.team_a.club_id, match.team_b.club_id, match.team_a.name) == (clubs[0].pk, clubs[1].pk, "Couva")
+    assert {e.team.club_id for e in tournament.entries.select_related("team")} == {clubs[0].pk, clubs[1].pk}
+    assert all(e.team.club_id == e.pair.club_id for e in tournament.entries.select_related("team", "pair"))
+    board = seat(Board.objects.get(team_match=match))
+    win_game(board, to=1)
+    game_confirm(game=board.games.get(number=1), party="organiser", user=organiser)
+    assert TeamMatch.objects.get(pk=match.pk).status == "played"
+    rows = league_standings(tournament=tournament)["rows"]
+    assert [(r["team"], r["wins"], r["chalks_for"]) for r in rows] == [("Penal", 1, 14), ("Couva", 0, 0)]

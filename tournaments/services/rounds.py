@@ -12,13 +12,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Max, Q
 from django.utils import timezone
 
 from tournaments import adapters
 from tournaments.actors import Actor
 from tournaments.formats import DEFAULT_TEAM_FORMAT, FormatError, MatchFormat
-from tournaments.models import Board, BoardPair, Club, Entry, Round, TeamMatch, Tournament
+from tournaments.models import Board, BoardPair, Club, Entry, Round, Team, TeamMatch, Tournament
 from tournaments.pairing import PairingError, TeamBoard, team_match_boards
 
 from ._common import actor
@@ -153,6 +153,22 @@ def _lineup(tournament: Tournament, club: Club, k: int, given: Sequence[Entry] |
     return lineup
 
 
+def _club_team(tournament: Tournament, club: Club, lineup: Sequence[Entry]) -> Team:
+    """The club's team in a club-team event (docs/leagues-model.md: one team per club, made when first
+    needed; where a club fields several, its first by seed), with the club's pairs not yet on a roster on it."""
+    team = Team.objects.filter(tournament=tournament, club=club).order_by("seed", "id").first()
+    if team is None:
+        name, n = club.name, 1
+        while Team.objects.filter(tournament=tournament, name=name).exists():
+            n += 1
+            name = f"{club.name} ({n})"
+        team = Team.objects.create(tournament=tournament, club=club, name=name,
+                                   seed=Team.objects.filter(tournament=tournament).count() + 1)
+    Entry.objects.filter(tournament=tournament, team__isnull=True).filter(
+        Q(pk__in=[e.pk for e in lineup]) | Q(club=club) | Q(club__isnull=True, pair__club=club)).update(team=team)
+    return team
+
+
 @transaction.atomic
 def round_seat_team_matches(
     *, round: Round, matches: Sequence[tuple[Club, Club | None]],  # noqa: A002
@@ -178,9 +194,11 @@ def round_seat_team_matches(
         explanation = explanations[i] if explanations and i < len(explanations) else ""
         lineup_a = _lineup(tournament, club_a, k, lineups.get(club_a.pk))
         lineup_b = _lineup(tournament, club_b, k, lineups.get(club_b.pk)) if club_b is not None else []
+        team_a = _club_team(tournament, club_a, lineup_a)
+        team_b = _club_team(tournament, club_b, lineup_b) if club_b is not None else None
         team_match = TeamMatch(
             round=round_, club_a=club_a, club_b=club_b, team_format=team_format, explanation=explanation[:300],
-            lineup_a=[e.pk for e in lineup_a], lineup_b=[e.pk for e in lineup_b],
+            lineup_a=[e.pk for e in lineup_a], lineup_b=[e.pk for e in lineup_b], team_a=team_a, team_b=team_b,
         )
         if club_b is None:  # a bye: the club's pairs sit alone, without a table
             team_match.save()
@@ -196,7 +214,8 @@ def round_seat_team_matches(
                 table += 1
         if club_b is None:
             team_match.decided, team_match.winner, team_match.explanation = True, 0, "bye"
-            team_match.save(update_fields=["decided", "winner", "explanation"])
+            team_match.result_source = TeamMatch.Source.BYE
+            team_match.save(update_fields=["decided", "winner", "explanation", "result_source"])
         made.append(team_match)
     if round_.status == Round.Status.PENDING:
         round_.status = Round.Status.DRAFTED

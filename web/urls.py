@@ -13,6 +13,7 @@ import config.converters  # noqa: F401 - registers <id:...>: an oversized id is 
 
 from .views import (
     accounts,
+    archive,
     console,
     corrections,
     final,
@@ -68,6 +69,8 @@ console_patterns = [
          name="console_entry_withdraw"),
     path("t/<slug:slug>/check-in/", registration.check_in, name="console_check_in"),
     path("organisers/", accounts.organisers, name="console_organisers"),
+    path("archives/import/", archive.archive_import_page, name="console_archive_import"),
+    path("t/<slug:slug>/export/archive.json", archive.archive_download, name="console_archive"),
     path("t/<slug:slug>/print/pairings/<id:number>/", console.print_pairings, name="console_print_pairings"),
     path("t/<slug:slug>/print/standings/", console.print_standings, name="console_print_standings"),
     path("t/<slug:slug>/print/scoresheets/<id:number>/", console.print_scoresheets, name="console_print_scoresheets"),

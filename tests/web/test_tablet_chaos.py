@@ -452,6 +452,12 @@ class Walk:
             out.append({"do": "server", "down": False})
         if self.start_at >= 0 and self.step >= self.start_at:
             out.append({"do": "start"})
+        if self.step % 40 == 20 and not any(a.get("lost") for a in self.log):
+            # Every walk, short ones too, pairs a tablet again with a hand whose answer was lost (once it worked).
+            for tablet in self.tablets:
+                if not tablet.offline and tablet.page.evaluate("!!document.querySelector('#hand-form:not([hidden])')"):
+                    out.append({"do": "repair_lost", "tablet": tablet.name, "to": 0, "jack": "none", "wrong": None})
+                    break
         if self.next_round_at >= 0 and self.step >= self.next_round_at:
             out.append({"do": "organiser", "what": "next_round", "pick": 0})
         return out

@@ -22,6 +22,7 @@ from tournaments.services import Conflict, ValidationFailed, game_confirm, organ
 from tournaments.services.leagues import (
     deduction_add,
     deduction_void,
+    division_create,
     fixture_create,
     fixture_replay,
     fixture_walkover,
@@ -191,3 +192,44 @@ def test_a_club_team_event_seated_by_the_draw_plays_as_teams_too():
     assert TeamMatch.objects.get(pk=match.pk).status == "played"
     rows = league_standings(tournament=tournament)["rows"]
     assert [(r["team"], r["wins"], r["chalks_for"]) for r in rows] == [("Penal", 1, 14), ("Couva", 0, 0)]
+
+
+def test_a_division_plays_its_own_boards_and_race_and_values_its_byes_by_it():
+    season, user = make_season(team_format={"boards": 2, "kind": "first_to_total", "n": 5})
+    lower = division_create(tournament=season, user=user, name="Division 2", boards=1, race_target=3)
+    upper = division_create(tournament=season, user=user, name="Division 1")
+    a, b, c = (make_team(season, user, name, lower, pairs=1, seed=i) for i, name in enumerate("ABC", 1))
+    d = make_team(season, user, "D", upper, seed=4)
+    made = fixtures_generate(tournament=season, user=user, division=lower, dates=[day(1), day(2), day(3)])
+    assert {tuple(sorted(m.team_format.items())) for m in made} == {
+        (("boards", 1), ("kind", "first_to_total"), ("n", 3))}
+    cross = fixture_create(round=match_day_create(tournament=season, user=user, date=day(4)), home=a, away=d, user=user)
+    assert cross.team_format == {"boards": 2, "kind": "first_to_total", "n": 5}  # across divisions: the season's
+    first_day = [m for m in made if m.round.number == 1 and m.team_b_id]
+    with pytest.raises(ValidationFailed) as refused:
+        match_totals_enter(team_match=first_day[0], user=user, games=[5, 0], hang_jacks=[0, 0])
+    assert "A race to 3" in refused.value.message
+    for m in made:
+        if m.team_b_id:
+            match_totals_enter(team_match=m, user=user, games=[3, 1], hang_jacks=[0, 0])
+    # a home win each time; every team one bye, valued by the division's race target 3 (league bye policy)
+    table = league_standings(tournament=season, division=lower)
+    assert table["race_target"] == 3
+    assert sorted((r["team"], r["byes"], r["bullseyes_won"]) for r in table["rows"]) == [
+        ("A", 1, 3 + 3 + 1), ("B", 1, 3 + 3 + 1), ("C", 1, 3 + 3 + 1)]
+
+
+def test_fixtures_on_one_date_take_their_own_tables(league):
+    season, user, (couva, penal, siparia, fyzabad) = league
+    for team in (couva, penal, siparia, fyzabad):
+        add_pair(team, user)
+        add_pair(team, user)
+    hall_1 = match_day_create(tournament=season, user=user, date=day(1), venue="Couva")
+    hall_2 = match_day_create(tournament=season, user=user, date=day(1), venue="Penal")
+    one = fixture_create(round=hall_1, home=couva, away=penal, user=user)
+    two = fixture_create(round=hall_2, home=siparia, away=fyzabad, user=user)
+    for match, home, away in ((one, couva, penal), (two, siparia, fyzabad)):
+        lineup_set(team_match=match, team=home, entries=list(home.roster.all()), user=user)
+        lineup_set(team_match=match, team=away, entries=list(away.roster.all()), user=user)
+    tables = [(b.round_id, b.table) for b in Board.objects.filter(round__tournament=season).order_by("table")]
+    assert tables == [(hall_1.pk, 1), (hall_1.pk, 2), (hall_2.pk, 3), (hall_2.pk, 4)]

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from tournaments.formats import GAME_SCORE_TIE_BREAKS, TIE_BREAKS
 
 from .standings import compute_standings
-from .types import BoardResult, ByeRecord, RankingConfig, RankingError, Standings
+from .types import BoardResult, ByeRecord, RankingConfig, RankingError, StandingRow, Standings
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +71,7 @@ def league_table(
     if only is None:
         return standings
     kept = [row for row in standings.rows if row.entrant_id in only]
-    ranked = []
+    ranked: list[StandingRow] = []
     for position, row in enumerate(kept):
         same_as_before = position > 0 and kept[position - 1].rank == row.rank
         rank = ranked[-1].rank if same_as_before else position + 1

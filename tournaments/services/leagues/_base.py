@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Max
+
 from tournaments.actors import Actor
 from tournaments.formats import DEFAULT_TEAM_FORMAT, FormatError, TeamFormat, TeamKind
-from tournaments.models import Division, EnteredAs, Team, TeamMatch, Tournament
+from tournaments.models import Board, Division, EnteredAs, Round, Team, TeamMatch, Tournament
 
 from .._common import is_organiser, require_organiser
 from ..errors import NotAllowed, NotFound, ValidationFailed
@@ -69,6 +71,15 @@ def fixture_format(tournament: Tournament, home: Team, away: Team | None) -> Tea
     if division.race_target and fmt.kind is TeamKind.FIRST_TO_TOTAL:
         n = division.race_target
     return TeamFormat(boards, fmt.kind, n)
+
+
+def next_table(round_: Round) -> int:
+    """The next free table number of a match day: table numbers are unique across the season's match days of
+    one date (docs/decisions.md, "Leagues": tablets are paired to a table, and two venues play on one day),
+    so each fixture seated takes the next block; a match day without a date numbers its own tables."""
+    boards = Board.objects.filter(round__tournament_id=round_.tournament_id)
+    boards = boards.filter(round__date=round_.date) if round_.date is not None else boards.filter(round_id=round_.pk)
+    return int(boards.aggregate(m=Max("table"))["m"] or 0) + 1
 
 
 def entered_as(user: Actor, team_match: TeamMatch) -> str:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Max, Q
+from django.db.models import Q
 
 from tournaments.actors import Actor
 from tournaments.formats import TeamKind
@@ -38,6 +38,7 @@ from ._base import (
     division_of,
     fixture_format,
     fixture_or_404,
+    next_table,
     organiser,
     require_season,
     standings_changed,
@@ -229,7 +230,7 @@ def fixture_move(*, team_match: TeamMatch | int, round: Round | int, user: Actor
     day = _match_day(tournament, round)
     before = match.round.number
     _check_clash(day, [match.team_a_id, match.team_b_id], exclude=match, fixture=describe_fixture(match))
-    table = (Board.objects.filter(round=day).aggregate(m=Max("table"))["m"] or 0) + 1
+    table = next_table(day)
     for board in Board.objects.filter(team_match=match).order_by("slot", "id"):
         board.round, board.table = day, (table if board.pair_b_id else None)
         table += 1 if board.pair_b_id else 0

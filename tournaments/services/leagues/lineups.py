@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from django.db import transaction
-from django.db.models import Max
 
 from tournaments.actors import Actor
 from tournaments.models import Board, BoardPair, Entry, Game, LineupSubstitution, Team, TeamMatch
@@ -14,7 +13,7 @@ from tournaments.models import Board, BoardPair, Entry, Game, LineupSubstitution
 from .._common import actor
 from ..audit import audit_record
 from ..errors import Conflict, ValidationFailed
-from ._base import fixture_or_404, organiser
+from ._base import fixture_or_404, next_table, organiser
 from .fixtures import refuse_with_result
 
 
@@ -35,7 +34,7 @@ def _seat_boards(match: TeamMatch) -> None:
     0 at boards 1, 3, 5... (as ``rounds.team_match_layout``), on the day's next free tables."""
     round_ = match.round
     fmt = match.format_value().board_format.to_dict()
-    table = (Board.objects.filter(round=round_).aggregate(m=Max("table"))["m"] or 0) + 1
+    table = next_table(round_)
     for slot, (a, b) in enumerate(zip(match.lineup_a, match.lineup_b, strict=True)):
         side0, side1 = (a, b) if slot % 2 == 0 else (b, a)
         board = Board.objects.create(round=round_, table=table, pair_a_id=side0, pair_b_id=side1, team_match=match,

@@ -13,13 +13,16 @@ from tournaments.models import Board, Division, EnteredAs, Round, Team, TeamMatc
 from .._common import is_organiser, require_organiser
 from ..errors import NotAllowed, NotFound, ValidationFailed
 from ..outbox import outbox_enqueue
+from ..publication import public_change
 
 STANDINGS_TASK = "tournaments.tasks.standings_recompute"
 
 
 def standings_changed(tournament_id: int) -> None:
-    """Public output changed (docs/decisions.md, "Published results"): one outbox message per change."""
+    """A season's fixtures or results changed: its standings are recomputed and its public output published
+    again (docs/decisions.md, "Published results": one ``public_change`` per change, merged per transaction)."""
     outbox_enqueue(STANDINGS_TASK, [tournament_id], coalesce_key=f"standings:{tournament_id}")
+    public_change(tournament_id, full=True, standings=True)
 
 
 def require_season(tournament: Tournament) -> None:

@@ -44,6 +44,7 @@ from ..boards import board_results_refresh, team_match_refresh
 from ..errors import NotAllowed, ValidationFailed
 from ..events import tournament_create
 from ..organisations import organisation_personal, require_member
+from ..publication import public_change
 from ..standings import standings_latest
 from .export import SETTINGS, local_row
 from .league_import import (
@@ -183,6 +184,7 @@ class _Importer:
         audit_record(action="archive.import", obj=t, tournament_id=t.pk, user=actor(self.user),
                      after={"archive_slug": self.doc["tournament"]["slug"], "exported_at": self.doc["exported_at"],
                             "organisation": self.org.pk, **_counts(self.doc)})
+        public_change(t.pk, full=True, standings=True)  # a published event's public pages (docs/adr/0013)
         return t
 
     # ---- the event and its field ---------------------------------------------------------------------

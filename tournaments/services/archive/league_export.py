@@ -17,6 +17,12 @@ from ..leagues import league_tables
 Local = Callable[[str, Any], Any]
 
 
+def division_fields() -> tuple[str, ...]:
+    """A division's own settings (every field but its id and season), read from the model so that the archive
+    keeps no list of its own."""
+    return tuple(f.name for f in Division._meta.concrete_fields if f.name not in ("id", "tournament"))
+
+
 def _pair(a: Any, b: Any) -> list[Any] | None:
     return None if a is None and b is None else [a, b]
 
@@ -28,8 +34,8 @@ def league_part(t: Tournament, local: Local, plain: Callable[[Any], Any], who: C
                  .order_by("division__order", "seed", "id"))
     out: dict[str, Any] = {
         "league": ({"name": t.league.name, "slug": t.league.slug, "season": t.season} if t.league_id else None),
-        "divisions": [{"id": local("division", d.pk), "name": d.name, "order": d.order, "boards": d.boards,
-                       "race_target": d.race_target, "cross_overall_only": d.cross_overall_only} for d in divisions],
+        "divisions": [{"id": local("division", d.pk), **{name: getattr(d, name) for name in division_fields()}}
+                      for d in divisions],
         "teams": [{"id": local("team", team.pk), "name": team.name, "club": local("club", team.club_id),
                    "division": local("division", team.division_id), "seed": team.seed, "withdrawn": team.withdrawn,
                    "captains": [(who(None, u) or {}).get("name", "") for u in team.captains.all()]} for team in teams],
@@ -106,4 +112,4 @@ def season_tables(t: Tournament, local: Local) -> dict[str, Any] | None:
     }
 
 
-__all__ = ["fixture_fields", "league_part", "paper_fields", "register_teams", "season_tables", "table_rows"]
+__all__ = ["division_fields", "fixture_fields", "league_part", "paper_fields", "register_teams", "season_tables", "table_rows"]

@@ -25,7 +25,7 @@ from tournaments.models import (
 )
 
 from ..leagues import league_tables
-from .league_export import table_rows
+from .league_export import division_fields, table_rows
 from .replay import mismatch
 
 #: A fixture's result source whose figures are derived from its boards (the others are the record).
@@ -54,8 +54,7 @@ def league_write(doc: dict[str, Any], t: Tournament, org: Organisation, ids: dic
             found = League.objects.create(owner=org, name=league["name"], slug=_free_league_slug(league["slug"]))
         Tournament.objects.filter(pk=t.pk).update(league=found, season=league.get("season", t.season))
         t.league, t.season = found, league.get("season", t.season)
-    divisions = [Division(tournament=t, name=d["name"], order=d.get("order", 1), boards=d.get("boards"),
-                          race_target=d.get("race_target"), cross_overall_only=d.get("cross_overall_only", True))
+    divisions = [Division(tournament=t, **{name: d[name] for name in division_fields() if name in d})
                  for d in doc.get("divisions", [])]
     Division.objects.bulk_create(divisions)
     ids["division"] = {d["id"]: row.pk for d, row in zip(doc.get("divisions", []), divisions, strict=True)}

@@ -156,6 +156,6 @@ def test_a_round_starting_play_shows_at_once(client, board):
 
     t = board.round.tournament
     Round.objects.filter(pk=board.round_id).update(status=Round.Status.PUBLISHED)
-    assert "Round 1: published" in get(client, "tournament", t.slug).content.decode()
+    assert "Round 1: pairings out" in get(client, "tournament", t.slug).content.decode()
     round_start_play(round=board.round)
     assert "Round 1: in play" in get(client, "tournament", t.slug).content.decode()

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from html import escape
+from html import unescape
 
 import pytest
 from django.contrib.auth.models import User
@@ -49,13 +49,7 @@ def get(client, name, *args):
 def text_of(html: str) -> str:
     """The words a reader sees: tags, their attributes (tooltips) and scripts dropped."""
     html = re.sub(r"<(script|style)\b.*?</\1>", " ", html, flags=re.S)
-    return re.sub(r"\s+", " ", escape_back(re.sub(r"<[^>]+>", " ", html)))
-
-
-def escape_back(text: str) -> str:
-    from html import unescape
-
-    return unescape(text)
+    return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", html)))
 
 
 def section(html: str, element_id: str) -> str:

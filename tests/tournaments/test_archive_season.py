@@ -17,6 +17,7 @@ from tests.tournaments.leagues_helpers import day, make_divisions, make_season, 
 from tournaments import adapters, selectors
 from tournaments.models import Board, League, Team, TeamMatch, Tournament
 from tournaments.services.archive import archive_export, archive_import
+from tournaments.services.archive.schema import _validator
 from tournaments.services.errors import ValidationFailed
 from tournaments.services.leagues import (
     deduction_add,
@@ -131,6 +132,8 @@ def test_the_season_round_trip_gives_every_table_fixture_and_board_equal(trip):
 
 def test_the_season_archive_carries_the_league_parts(trip):
     document = trip["document"]
+    assert list(_validator().iter_errors(document)) == []  # the published schema, records included
+    assert "@" not in json.dumps(document)
     assert document["league"]["season"] == "2026" and len(document["divisions"]) == 2 and len(document["teams"]) == 5
     assert [d["reason"] for d in document["deductions"]] == ["late line-up"]
     assert [s["reason"] for s in document["lineup_substitutions"]] == ["late"]

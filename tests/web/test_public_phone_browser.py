@@ -1,5 +1,5 @@
 """The spectators' pages in Chromium at 360, 390, 768 and 1366 px (issue 17): standings, pairings, a
-scorecard, Follow my pair and the hall display. On each: no sideways scroll of the page, every figure
+scorecard, the statistics, Follow my pair and the hall display. On each: no sideways scroll of the page, every figure
 reachable (a standings row's details open on a phone, the whole table from 768 px), axe-core clean.
 
 One load per page and width. Screenshots go to test-artifacts/public-phone/, or with KEEP_SCREENSHOTS=1 to
@@ -146,6 +146,9 @@ def test_public_pages_fit_and_pass_axe(browser, live_server, width):  # noqa: F8
         assert "No game finished yet" in page.inner_text("main")
         check_scorecard(page, width)
         look(page, "scorecard", width)
+        page.goto(f"{base}/stats/")
+        assert page.evaluate("Array.from(document.querySelectorAll('.scroll')).every(e => e.scrollWidth <= e.clientWidth)")
+        look(page, "stats", width)
         page.goto(f"{base}/follow/")
         check_follow(page, width, board.pair_a_id)
         look(page, "follow", width)

@@ -118,7 +118,8 @@ class TeamMatchSummary:
 
     @property
     def result(self) -> str:
-        """``Couva Jacks won 17-12``, ``drawn 8-8``, ``Couva Jacks lead 5-3``, ``level 2-2`` or ``not started``."""
+        """``Couva Jacks won 17-12``, ``drawn 8-8``, ``Couva Jacks lead 5-3``, ``2 bullseyes each``, ``no bullseye
+        yet`` or ``not started``."""
         if self.is_bye:
             return "bye"
         a, b = self.totals
@@ -127,8 +128,8 @@ class TeamMatchSummary:
             return f"{winner.name} won {max(a, b)}-{min(a, b)}" if winner else f"drawn {a}-{b}"
         if a == b == 0 and not any(s.current_score or s.games_finished for s in self.boards):
             return "not started"
-        if a == b:
-            return f"level {a}-{b}"
+        if a == b:  # said in words, never "level 0-0" (issue 17)
+            return "no bullseye yet" if a == 0 else f"{a} bullseye{'s' if a != 1 else ''} each"
         leader = self.club_a if a > b else self.club_b
         return f"{leader.name if leader else '?'} lead {max(a, b)}-{min(a, b)}"
 

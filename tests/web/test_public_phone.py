@@ -258,3 +258,19 @@ def test_public_history_of_a_club_and_a_player_across_events(client, event):
     assert event.name in club_html and other.name in club_html
     player_html = client.get(reverse("web:player_history", args=[player.id])).content.decode()
     assert event.name in player_html
+
+
+def test_the_home_page_says_states_in_words(client, event):
+    text = text_of(get(client, "home"))
+    assert "Under way" in text and "Running" not in text
+
+
+def test_history_leaves_unpublished_events_out_and_a_stranger_is_not_found(client, event):
+    entry = event.entries.order_by("seed").first()
+    hidden = make_tournament(pairs=2, name="Private Draft", published=False)
+    club = entry.pair.club
+    assert hidden.entries.filter(pair__club=club).exists()
+    html = client.get(reverse("web:club_history", args=[club.id])).content.decode()
+    assert event.name in html and "Private Draft" not in html
+    stranger = hidden.entries.first().pair.player_1
+    assert client.get(reverse("web:player_history", args=[stranger.id])).status_code == 404

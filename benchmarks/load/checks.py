@@ -368,11 +368,16 @@ def check_standings(tournament_id: int, rebuilt: Mapping[int, RebuiltBoard],
                    + (f"; {len(stored_rows)} v {len(fresh_rows)} rows" if len(stored_rows) != len(fresh_rows) else ""))
     checks = [Check("standings equal a full recomputation from the hand log", same, detail)]
     if public_rows is not None:
-        public_order = [(str(r.get("rank")).rstrip("="), r.get("entry")) for r in public_rows]  # "3=": tied
-        fresh_order = [(str(r["rank"]), r["entry_id"]) for r in fresh_rows]
-        first = next((i for i, (a, b) in enumerate(zip(public_order, fresh_order, strict=False)) if a != b), None)
-        checks.append(Check("the public standings show the recomputed order", public_order == fresh_order,
-                            f"{len(public_order)} public rows v {len(fresh_order)} recomputed"
-                            + (f"; first difference at row {first + 1}: public {public_order[first]} v recomputed "
-                               f"{fresh_order[first]}" if first is not None else "")))
+        ok, text = public_order(public_rows, fresh_rows)
+        checks.append(Check("the public standings show the recomputed order", ok, text))
     return checks
+
+
+def public_order(public_rows: Sequence[Mapping[str, Any]], fresh_rows: Sequence[Mapping[str, Any]]) -> tuple[bool, str]:
+    """Whether the public standings list the recomputed rows' order (rank and entry), and a sentence."""
+    public = [(str(r.get("rank")).rstrip("="), r.get("entry")) for r in public_rows]  # "3=": tied
+    fresh = [(str(r["rank"]), r["entry_id"]) for r in fresh_rows]
+    first = next((i for i, (a, b) in enumerate(zip(public, fresh, strict=False)) if a != b), None)
+    return public == fresh, (f"{len(public)} public rows v {len(fresh)} recomputed"
+                             + (f"; first difference at row {first + 1}: public {public[first]} v recomputed "
+                                f"{fresh[first]}" if first is not None else ""))

@@ -42,8 +42,9 @@ RETRY_STATUSES = {429, 503}
 
 
 def proxy_headers(address: str) -> dict[str, str]:
-    """What the proxy passes on (the client's address) plus what the browser sends."""
-    return {"X-Forwarded-Proto": "https", "X-Forwarded-For": address}
+    """What the proxy passes on (the client's address; Caddy replaces it with its own peer) plus what a
+    phone's browser sends (gzip: Caddy serves the published ``.gz`` beside each file)."""
+    return {"X-Forwarded-Proto": "https", "X-Forwarded-For": address, "Accept-Encoding": "gzip, deflate, br"}
 
 
 @dataclass
@@ -122,6 +123,8 @@ class Scorer:
         """A tablet write until it has a final answer; retries (same key) are planned when sent."""
         key = key or uuid.uuid4().hex
         headers = {**self.headers, "Idempotency-Key": key}
+        if op == "hand_submit":  # until a final answer comes (a timeout or the end may cut it short)
+            self.ledger.unanswered.add((self.table, key))
         for attempt in range(attempts):
             if attempt:
                 planned = time.monotonic()
@@ -129,13 +132,12 @@ class Scorer:
             answer = await timed(self.pool, self.recorder, "tablet", op if not attempt else op + " (resent)",
                                  planned, "POST", path, headers, body)
             if answer is not None and answer.status not in RETRY_STATUSES and answer.status < 500:
+                self.ledger.unanswered.discard((self.table, key))
                 return answer
             wait = 1.0
             if answer is not None and "retry-after" in answer.headers:
                 wait = min(5.0, max(0.2, float(answer.headers["retry-after"] or 1)))
             await asyncio.sleep(wait)
-        if op == "hand_submit":
-            self.ledger.unanswered.add((self.table, key))
         self.recorder.problem(f"table {self.table}: {op} gave up after {attempts} sends")
         return None
 
@@ -185,7 +187,8 @@ class Scorer:
             else:
                 self.hands = []  # refused or gave up: read the board and play on from what the server says
                 finished = False
-            await self.get_board(time.monotonic(), "tablet_board (after a write)")
+            if preview or finished or answer is None or answer.status != 201:  # (the stagger skips the read)
+                await self.get_board(time.monotonic(), "tablet_board (after a write)")
             if finished:
                 await self.confirm(board, game, preview)
 

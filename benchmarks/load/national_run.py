@@ -52,12 +52,12 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--viewers", type=int, default=10000, help="spectators' phones (default 10,000)")
     parser.add_argument("--minutes", type=float, default=15.0, help="steady state measured, minutes (default 15)")
     parser.add_argument("--warmup", type=float, default=120.0, help="seconds of load before measuring (default 120)")
-    parser.add_argument("--first-to", type=int, default=3, help="match format: first to N games (default 3)")
-    parser.add_argument("--stagger", type=int, default=16, help="a board starts 0..N hands into its match")
+    parser.add_argument("--first-to", type=int, default=2, help="match format: first to N games (default 2)")
+    parser.add_argument("--stagger", type=int, default=6, help="a board starts 0..N hands into its match")
     parser.add_argument("--web-workers", type=int, default=3, help="gunicorn workers (compose default 3)")
     parser.add_argument("--web-threads", type=int, default=4, help="gunicorn threads (docker/gunicorn.conf.py: 4)")
     parser.add_argument("--worker-concurrency", type=int, default=2, help="Celery worker processes (compose: 2)")
-    parser.add_argument("--connections", type=int, default=512, help="generator's keep-alive connections at most")
+    parser.add_argument("--connections", type=int, default=2048, help="the phones' keep-alive connections at most")
     parser.add_argument("--settle", type=float, default=180.0, help="seconds allowed for the outbox and standings")
     parser.add_argument("--no-caddy", action="store_true", help="viewers read Django directly, no proxy")
     parser.add_argument("--seed", type=int, default=2026)
@@ -68,16 +68,48 @@ def parse(argv: list[str]) -> argparse.Namespace:
 
 
 def start_front(stack: Stack, publish_root: Path) -> tuple[Any, str] | None:
-    """Caddy in front (the publishing app's helper), or None when it is not there."""
-    try:
-        from publishing import caddy  # type: ignore[attr-defined]
-    except ImportError:
+    """Caddy in front (``publishing.caddy``: docker/published.caddy's rules, then Django), or None without Caddy."""
+    from publishing.caddy import Caddy, caddy_binary
+
+    class Front(Caddy):
+        """The private Caddy speaks plain HTTP; towards Django it says https, as the production Caddy (which
+        terminates TLS) does, so the production settings do not redirect the tablets' API calls."""
+
+        def write_config(self) -> Path:
+            path = super().write_config()
+            plain = f"reverse_proxy {self.upstream}\n"
+            text = path.read_text()
+            assert plain in text, "publishing.caddy's Caddyfile changed: adapt benchmarks/load/national_run.py"
+            path.write_text(text.replace(plain, f"reverse_proxy {self.upstream} {{\n\t\t\theader_up "
+                                                "X-Forwarded-Proto https\n\t\t}\n"))
+            return path
+
+    if caddy_binary() is None:
         return None
-    front = caddy.start(publish_root=publish_root, upstream=f"{HOST}:{stack.web_port}")
-    return front, str(front.base_url)
+    front = Front(root=publish_root, upstream=f"{HOST}:{stack.web_port}")
+    front.start()
+    return front, front.url
 
 
-async def stagger(scorers: list[Scorer], rng: random.Random, most: int, gate: int = 12) -> int:
+def public_order_check(url: str, tid: int, rebuilt: Any, wait: float = 30.0) -> checks.Check:
+    """The published standings (what a spectator reads) list the recomputed order; renders are merged, so
+    this waits up to ``wait`` seconds for the last one and says how long it took."""
+    fresh_rows, _ = checks.recomputed_standings(tid, rebuilt)
+    fresh = json.loads(json.dumps(fresh_rows, default=str))
+    started = time.monotonic()
+    ok, text = False, "no answer"
+    while time.monotonic() - started < wait:
+        answer = httpx.get(url, headers={"X-Forwarded-Proto": "https"}, timeout=60)
+        if answer.status_code == 200:
+            ok, text = checks.public_order(answer.json()["rows"], fresh)
+            if ok:
+                break
+        time.sleep(0.5)
+    return checks.Check("the published standings show the recomputed order", ok,
+                        f"{text}; read {time.monotonic() - started:.1f}s after the standings settled")
+
+
+async def stagger(scorers: list[Scorer], rng: random.Random, most: int, gate: int = 24) -> int:
     """Bring each board to a random point of its match: 0..``most`` hands, no previews, no pauses."""
     limit = asyncio.Semaphore(gate)
 
@@ -118,10 +150,12 @@ async def national_day(stack: Stack, args: argparse.Namespace, base_url: str) ->
               flush=True)
 
         recorder, freshness = Recorder(), Freshness()
-        direct = Pool(HOST, stack.web_port, size=args.connections // 4)
+        # Separate pools, as separate devices have their own connections: one per tablet, ``--connections`` for
+        # the phones (a phone waiting for a free one has that wait in its latency), two for the probe.
         front_host, front_port = urlsplit(base_url).hostname or HOST, urlsplit(base_url).port or 80
         front = Pool(front_host, front_port, size=args.connections)
-        tablets_pool = front if base_url != stack.base_url else direct
+        tablets_pool = Pool(front_host, front_port, size=max(1, args.tables))
+        probe_pool = Pool(front_host, front_port, size=2)
         scorers = [Scorer(t, token, tablets_pool, recorder, ledger, freshness, seed=args.seed * 1000 + t)
                    for t, token in sorted(event.tablet_tokens.items())]
         for scorer in scorers:  # seat every board (the first thing a tablet does)
@@ -185,7 +219,7 @@ async def national_day(stack: Stack, args: argparse.Namespace, base_url: str) ->
                       f"{sum(s.hands_acked for s in scorers)}; freshness samples {len(freshness.samples)}, "
                       f"pending {len(freshness.pending)}; problems {recorder.problem_count}", flush=True)
 
-        probe = Probe(front, recorder, freshness, f"/api/v1/public/tournaments/{event.slug}/standings/")
+        probe = Probe(probe_pool, recorder, freshness, f"/api/v1/public/tournaments/{event.slug}/standings/")
         print(f"[national] playing: warm-up {args.warmup:g}s then {args.minutes:g} min; viewers through "
               f"{base_url}", flush=True)
         await asyncio.gather(drive(plan, fire, start, window[1] - start), sample(), progress(),
@@ -196,8 +230,8 @@ async def national_day(stack: Stack, args: argparse.Namespace, base_url: str) ->
             await asyncio.sleep(0.5)
         for task in list(tasks):
             task.cancel()
-        await direct.close()
-        await front.close()
+        for pool in (front, tablets_pool, probe_pool):
+            await pool.close()
         print(f"[national] stopped ({len(tasks)} requests still open after the drain were cancelled); "
               "the organiser confirms and closes round 1", flush=True)
         await organiser.finish()
@@ -244,13 +278,13 @@ def print_report(fig: dict[str, Any]) -> None:
     print(f"\nNational day ({fig['label']}): {fig['tables']} tables, {fig['viewers']} viewers through "
           f"{fig['viewers_through']}, {fig['window_s']:.0f} s measured after {fig['warmup_s']:.0f} s warm-up; "
           f"gunicorn {fig['gunicorn']}; {fig['cores']} cores")
-    head = f"{'':38} {'intended/s':>10} {'achieved/s':>10} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'errors':>6} {'kB/s':>8} {'lag p99':>8}"
+    head = f"{'':38} {'intended/s':>10} {'achieved/s':>10} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'errors':>6} {'kB/s':>8} {'lag p99':>8}  statuses"
     print(head)
     for group in ("classes", "operations"):
         for name, s in fig[group].items():
             print(f"{name[:38]:38} {s['intended_per_s']:10.1f} {s['achieved_per_s']:10.1f} {s['p50_ms']:8.1f} "
                   f"{s['p95_ms']:8.1f} {s['p99_ms']:8.1f} {s['errors']:6d} {s['bytes_per_s'] / 1000:8.1f} "
-                  f"{s['lag_p99_ms']:8.1f}")
+                  f"{s['lag_p99_ms']:8.1f}  {' '.join(f'{k}:{v}' for k, v in s['statuses'].items())}")
         print()
     other = fig["cpu_share_of_machine"]["other processes (not this run's)"] * fig["cores"]
     print("CPU, cores used: " + ", ".join(f"{n} {c:.2f}" for n, c in sorted(fig["cpu_cores_used"].items(),
@@ -294,7 +328,7 @@ def main(argv: list[str]) -> int:
             front = None if args.no_caddy else start_front(stack, publish_root)
             base_url = front[1] if front else stack.base_url
             if front:
-                stack.extra_pids["caddy"] = front[0].pid
+                stack.extra_pids["caddy"] = front[0].pid()
             print(f"[national] stack up in {time.monotonic() - started:.0f}s: gunicorn :{stack.web_port}, "
                   f"front {base_url if front else '(none: Django directly)'}", flush=True)
             stack.use_here()
@@ -304,9 +338,9 @@ def main(argv: list[str]) -> int:
             found += checks.check_hands(tid, day["ledger"].acks, day["ledger"].unanswered)
             score_checks, rebuilt = checks.check_scores(tid)
             found += score_checks
-            public = httpx.get(f"{stack.base_url}/api/v1/public/tournaments/{day['event'].slug}/standings/",
-                               headers={"X-Forwarded-Proto": "https"}, timeout=60)
-            found += checks.check_standings(tid, rebuilt, public.json()["rows"] if public.status_code == 200 else None)
+            found += checks.check_standings(tid, rebuilt)
+            found.append(public_order_check(f"{base_url}/api/v1/public/tournaments/{day['event'].slug}/standings/",
+                                            tid, rebuilt))
             errors = sum(v.summary(1)["errors"] for v in day["recorder"].classes.values())
             found.append(checks.Check("no errors (5xx, transport failures)", errors == 0,
                                       f"{errors} in the measured window"))

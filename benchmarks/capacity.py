@@ -1,0 +1,249 @@
+"""Server CPU per unit of work, for the capacity model (docs/operations.md, "Beyond one machine"), in one run.
+
+    .venv/bin/python benchmarks/capacity.py [--pairs 200] [--repeat 60] [--reads 3000] [--no-caddy]
+
+A private stack (``benchmarks/load/stack.py``: PostgreSQL, Redis, gunicorn with the production settings, a
+Celery worker and beat) with Caddy in front when the ``publishing`` app provides it. A Swiss of ``--pairs``
+pairs, round 1 paired and published. Each operation is sent one request at a time (reads through Caddy
+``--concurrency`` at a time) and measured as the CPU seconds of every server process tree (gunicorn,
+PostgreSQL, the Celery worker, Redis, Caddy) between before and after, once the outbox is empty, divided
+by the count: CPU, not wall time, so what else runs on the machine inflates it little. Each figure is
+also printed as a ratio to the baseline measured in the same run: ``GET /healthz`` through gunicorn (a
+request that touches the database once) and, for Caddy, a static file of the same size as the published
+standings.
+
+* tablet write: ``POST …/hands/`` and what follows it on the worker (standings, published renders);
+* tablet preview and board read (``POST …/preview/``, ``GET /api/v1/tablet/board/``);
+* confirmation of a game by both pairs;
+* spectator read: the standings fragment and the standings JSON, from Django and from Caddy's files;
+* pairing: the worker's Swiss for ``--pairs`` pairs after a round (start to drafted).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+import httpx  # noqa: E402
+
+from benchmarks.load import checks, procstat  # noqa: E402
+from benchmarks.load.actors import Ledger  # noqa: E402
+from benchmarks.load.client import Recorder as SetupRecorder  # noqa: E402
+from benchmarks.load.national import Freshness, Scorer  # noqa: E402
+from benchmarks.load.national_run import start_front  # noqa: E402
+from benchmarks.load.openloop import Pool, Recorder  # noqa: E402
+from benchmarks.load.setup import create_event  # noqa: E402
+from benchmarks.load.stack import HOST, Stack, sigterm_as_exit  # noqa: E402
+
+
+class Meter:
+    """CPU seconds of the server's process trees between ``start`` and ``stop``."""
+
+    def __init__(self, roots: dict[str, int]) -> None:
+        self.roots = roots
+
+    def take(self) -> dict[str, float]:
+        return procstat.tree_seconds(self.roots)
+
+    def since(self, before: dict[str, float]) -> dict[str, float]:
+        after = self.take()
+        return {k: max(0.0, after[k] - before.get(k, 0.0)) for k in self.roots}
+
+
+def quiet(timeout: float = 120.0) -> None:
+    """Wait for the outbox to empty (the worker's share of a write is then inside the measurement)."""
+    from django.db import connections
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        connections.close_all()
+        if checks.unsent_outbox() == 0:
+            time.sleep(1.5)  # a render merged within the second, and the task after the publish
+            return
+        time.sleep(0.2)
+
+
+async def measure(meter: Meter, name: str, count: int, one: Any, results: dict[str, Any], *,
+                  concurrency: int = 1, settle: bool = True) -> None:
+    if settle:
+        await asyncio.to_thread(quiet)
+    before = meter.take()
+    wall = time.monotonic()
+    gate = asyncio.Semaphore(concurrency)
+
+    async def run(i: int) -> None:
+        async with gate:
+            await one(i)
+
+    await asyncio.gather(*(run(i) for i in range(count)))
+    if settle:
+        await asyncio.to_thread(quiet)
+    spent = meter.since(before)
+    results[name] = {"count": count, "wall_s": time.monotonic() - wall,
+                     "cpu_ms_each": {k: v / count * 1000 for k, v in spent.items() if v > 0},
+                     "cpu_ms_total_each": sum(spent.values()) / count * 1000}
+    print(f"{name:52} {results[name]['cpu_ms_total_each']:8.2f} ms  "
+          + ", ".join(f"{k} {v:.2f}" for k, v in results[name]["cpu_ms_each"].items()), flush=True)
+
+
+async def day(stack: Stack, args: argparse.Namespace, front_url: str | None) -> dict[str, Any]:
+    results: dict[str, Any] = {}
+    roots = {**stack.pids(), **stack.extra_pids}
+    meter = Meter(roots)
+    setup_recorder, ledger, recorder = SetupRecorder(), Ledger(), Recorder()
+    recorder.window = (0.0, 1e12)
+    async with httpx.AsyncClient(base_url=stack.base_url, timeout=300.0) as client:
+        event, organiser = await create_event(client, setup_recorder, name="capacity", pairs=args.pairs,
+                                              tables=args.pairs // 2, first_to=50)
+        started = time.monotonic()
+        round_ = await organiser.start_round(timeout=300)
+        assert round_ is not None, setup_recorder.problems
+        print(f"round 1 of {args.pairs} pairs drafted in {time.monotonic() - started:.1f}s")
+        await organiser.call("round_publish", "POST", f"/api/v1/rounds/{round_['id']}/publish/", expect=200)
+        direct = Pool(HOST, stack.web_port, size=8)
+        scorers = [Scorer(t, token, direct, recorder, ledger, Freshness(), seed=t)
+                   for t, token in sorted(event.tablet_tokens.items())][: args.repeat]
+        for s in scorers:
+            state = await s.get_board(time.monotonic())
+            assert state is not None
+            a, b = state["pairs"]["a"]["players"], state["pairs"]["b"]["players"]
+            await s.post("seat", f"/api/v1/tablet/boards/{state['board']}/seating/",
+                         {"seating": {"0": a[0]["id"], "1": b[0]["id"], "2": a[1]["id"], "3": b[1]["id"]},
+                          "first_dealer": 0}, time.monotonic())
+            await s.get_board(time.monotonic())
+            s.simulate()
+        headers = {"X-Forwarded-Proto": "https", "X-Forwarded-For": "10.9.9.9"}
+        slug = event.slug
+
+        async def healthz(_: int) -> None:
+            await direct.request("GET", "/healthz", headers)
+
+        print(f"{'operation':52} {'CPU each':>11}  (per process tree)")
+        await measure(meter, "baseline: GET /healthz (gunicorn)", args.repeat * 4, healthz, results)
+
+        async def board(i: int) -> None:
+            await direct.request("GET", "/api/v1/tablet/board/", scorers[i % len(scorers)].headers)
+
+        await measure(meter, "tablet board read", args.repeat * 2, board, results)
+
+        async def preview(i: int) -> None:
+            s = scorers[i]
+            b, g, _ = s.game
+            await direct.request("POST", f"/api/v1/tablet/boards/{b}/preview/",
+                                 {**s.headers, "Idempotency-Key": f"p{i}-{time.time()}"}, {"game": g, "hand": s.hands[0]})
+
+        await measure(meter, "tablet preview", len(scorers), preview, results)
+
+        async def hand(i: int) -> None:
+            s = scorers[i]
+            b, g, n = s.game
+            answer = await direct.request("POST", f"/api/v1/tablet/boards/{b}/hands/",
+                                          {**s.headers, "Idempotency-Key": f"h{i}-{time.time()}"},
+                                          {"game": g, "number": n, "hand": s.hands[0]})
+            assert answer.status == 201, answer.body[:300]
+
+        await measure(meter, "tablet write (hand, with the worker's work after it)", len(scorers), hand, results)
+
+        live = f"/t/{slug}/standings/live/"
+        api = f"/api/v1/public/tournaments/{slug}/standings/"
+
+        for label, path in (("standings fragment", live), ("standings JSON", api)):
+            async def read(_: int, path: str = path) -> None:
+                await direct.request("GET", path, {**headers, "X-Requested-With": "fetch"})
+
+            await measure(meter, f"spectator read from Django: {label}", args.repeat * 2, read, results, settle=False)
+
+        if front_url is not None:
+            from urllib.parse import urlsplit
+
+            parts = urlsplit(front_url)
+            caddy = Pool(parts.hostname or HOST, parts.port or 80, size=args.concurrency)
+            first = await caddy.request("GET", live, headers)
+            size = len(first.body)
+            static_dir = Path(os.environ["PUBLISH_ROOT"]) / "capacity-static"
+            static_dir.mkdir(parents=True, exist_ok=True)
+            (static_dir / "index.html").write_bytes(os.urandom(size // 2).hex().encode()[:size])
+            for label, path in (("baseline: a static file of the same size (Caddy)", "/capacity-static/"),
+                                ("spectator read from Caddy: standings fragment", live),
+                                ("spectator read from Caddy: standings JSON", api)):
+                async def cread(_: int, path: str = path) -> None:
+                    await caddy.request("GET", path, headers)
+
+                await measure(meter, label, args.reads, cread, results, concurrency=args.concurrency, settle=False)
+            results["published standings fragment bytes"] = size
+            await caddy.close()
+
+        await direct.close()
+        # pairing: close round 1 (time called: every board decided as it stands) and pair round 2
+        await asyncio.to_thread(quiet)
+        await organiser.close(int(round_["id"]))
+        await asyncio.to_thread(quiet, 300)
+        before = meter.take()
+        started = time.monotonic()
+        second = await organiser.start_round(timeout=300)
+        wall = time.monotonic() - started
+        await asyncio.to_thread(quiet)
+        spent = meter.since(before)
+        results["pairing"] = {"pairs": args.pairs, "round": 2, "start_to_drafted_s": wall, "ok": second is not None,
+                              "cpu_ms_each": {k: v * 1000 for k, v in spent.items() if v > 0},
+                              "cpu_ms_total_each": sum(spent.values()) * 1000}
+        print(f"{'pairing round 2 of ' + str(args.pairs) + ' pairs (start to drafted)':52} "
+              f"{results['pairing']['cpu_ms_total_each']:8.0f} ms  "
+              + ", ".join(f"{k} {v:.0f}" for k, v in results["pairing"]["cpu_ms_each"].items()), flush=True)
+    base = results["baseline: GET /healthz (gunicorn)"]["cpu_ms_total_each"]
+    print("\nRatios to GET /healthz through gunicorn (same run):")
+    for name, row in results.items():
+        if isinstance(row, dict) and "cpu_ms_total_each" in row:
+            print(f"  {name:52} {row['cpu_ms_total_each'] / base:7.2f}x")
+    caddy_base = results.get("baseline: a static file of the same size (Caddy)")
+    if caddy_base:
+        for name in ("spectator read from Caddy: standings fragment", "spectator read from Caddy: standings JSON"):
+            ratio = results[name]["cpu_ms_total_each"] / caddy_base["cpu_ms_total_each"]
+            print(f"  {name} v the static file of the same size: {ratio:.2f}x")
+    return results
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--pairs", type=int, default=200)
+    parser.add_argument("--repeat", type=int, default=60, help="writes measured (one tablet each)")
+    parser.add_argument("--reads", type=int, default=3000, help="reads through Caddy per case")
+    parser.add_argument("--concurrency", type=int, default=16, help="reads through Caddy at once")
+    parser.add_argument("--no-caddy", action="store_true")
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args()
+    args.repeat = min(args.repeat, args.pairs // 2)
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    publish_root = Path(os.environ.get("TMPDIR", "/tmp")) / f"hangjack-capacity-{os.getpid()}"
+    publish_root.mkdir(parents=True, exist_ok=True)
+    front = None
+    try:
+        with sigterm_as_exit(), Stack(web_workers=3, web_threads=4, worker_concurrency=2,
+                                      extra_env={"PUBLISH_ROOT": str(publish_root)}) as stack:
+            front = None if args.no_caddy else start_front(stack, publish_root)
+            if front:
+                stack.extra_pids["caddy"] = front[0].pid()
+            stack.use_here()
+            results = asyncio.run(day(stack, args, front[1] if front else None))
+    finally:
+        if front is not None:
+            front[0].stop()
+    results["machine"] = {"cores": os.cpu_count(), "date_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                          "caddy": front is not None}
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

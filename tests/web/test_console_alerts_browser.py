@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from .tablet_browser import browser, new_page, wait_until  # noqa: F401 (browser is a fixture)
+from .tablet_browser import browser, finish_game, new_page, wait_until  # noqa: F401 (browser is a fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -38,12 +38,12 @@ def calls(page: Any) -> dict[str, Any]:
     return page.evaluate("window.__calls")
 
 
-def test_help_calls_make_a_sound_and_raise_a_notification_in_the_console(browser, live_server):  # noqa: F811
+def test_help_calls_and_disputes_make_a_sound_and_raise_a_notification_in_the_console(browser, live_server):  # noqa: F811
     from django.contrib.auth.models import User
 
     from tests.tournaments.factories import make_board
-    from tournaments.models import TournamentRole
-    from tournaments.services import board_call_help
+    from tournaments.models import Game, TournamentRole
+    from tournaments.services import board_call_help, game_confirm
 
     board = make_board()
     user = User.objects.create_user("watcher", password="pw-watch-1")
@@ -72,6 +72,14 @@ def test_help_calls_make_a_sound_and_raise_a_notification_in_the_console(browser
         assert after["tones"] >= before["tones"] + 2  # the two-tone chime
         page.wait_for_timeout(6_000)  # a later refresh with the same call announces nothing again
         assert len(calls(page)["notifications"]) == 1
+
+        # A pair refuses a finished game: the dispute is announced too (the help call, still up, is not again).
+        number = finish_game(board)
+        game_confirm(game=Game.objects.get(board=board, number=number), party="b", agrees=False,
+                     reason="Low was ours", user=user)
+        wait_until(page, "window.__calls.notifications.length > 1", timeout=20)
+        assert calls(page)["notifications"][1:] == [{"title": "Hang Jack console",
+                                                     "body": f"Table {board.table}: a result is disputed."}]
         assert not errors, errors
     finally:
         ctx.close()

@@ -47,7 +47,7 @@ from .errors import (
     ValidationFailed,
 )
 from .outbox import outbox_enqueue
-from .publication import public_change
+from .publication import public_change, public_change_row
 from .rows import model_columns, row_fetch, row_insert, rows_write
 
 HAND_DERIVED_FIELDS = ("events", "trump", "score_after", "winner", "next_dealer")
@@ -243,12 +243,13 @@ def _hand_submit(
                         user=actor(user), after=_hand_summary(hand, game.number))
     board_writes = _board_after_game_end(board.pk, game, rules) if result.winner is not None else []
     # A taken number still meets the unique constraint here: IntegrityError, answered hand_number_taken.
-    rows_write([*writes, (game, update), event, *(board_writes or [])])
+    publication = public_change_row(tournament_id, board_id=board.pk)  # the live score's pages (ADR 0013)
+    rows_write([*writes, (game, update), event, *(board_writes or []), publication])
     if board_writes is None:  # a team match's board (or an unusual state): derive the board in full
         board_after_change(Board.objects.select_related("round__tournament").get(pk=board.pk), race_check=True)
     # No standings recompute here: standings count confirmed games only, and a game that just ended is not
-    # confirmed yet; its confirmation (or a correction, a void, closing the round) enqueues it.
-    public_change(tournament_id, board_id=board.pk)
+    # confirmed yet; its confirmation (or a correction, a void, closing the round) enqueues it. Its publication
+    # went with the hand's own write (public_change_row above).
     return hand
 
 

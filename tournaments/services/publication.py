@@ -24,7 +24,7 @@ from django.db import transaction
 
 from tournaments.models import OutboxMessage
 
-from .outbox import outbox_enqueue
+from .outbox import outbox_enqueue, outbox_publish
 
 PUBLISH_TASK = "publishing.tasks.publish_event"
 
@@ -62,6 +62,17 @@ def public_change(
     message = outbox_enqueue(PUBLISH_TASK, [tournament_id, hints], coalesce_key=f"publish:{tournament_id}")
     if connection.in_atomic_block and connection.run_on_commit:
         waiting[tournament_id] = (message.pk, hints, connection.run_on_commit[-1][1])
+
+
+def public_change_row(tournament_id: int, *, board_id: int) -> OutboxMessage:
+    """A hand's message as an unsaved row, for the hot path to write with the hand (``rows_write``: on
+    PostgreSQL in the same one statement, no extra round trip); published once the transaction commits."""
+    hints: dict[str, Any] = {"boards": [board_id]}
+    key = f"publish:{tournament_id}"
+    message = OutboxMessage(task=PUBLISH_TASK, args=[tournament_id, hints], coalesce_key=key)
+    transaction.on_commit(lambda: outbox_publish(message_id=message.pk, task=PUBLISH_TASK,
+                                                 args=[tournament_id, hints], coalesce_key=key))
+    return message
 
 
 def merge_hints(*many: dict[str, Any]) -> dict[str, Any]:

@@ -385,9 +385,14 @@ class Refusal:
     reason: str = ""
 
 
-def _correction_editor(hand: Hand, names: dict[int, str], data: Any = None) -> tuple[str, Any]:
-    """("tally", form), ("play", form) for a card-by-card hand, ("json", text) otherwise (web/views/corrections.py)."""
-    return corrections.correction_editor(hand, names, corrections.seat_labels(hand.game.board), data)
+def _correction_editor(
+    hand: Hand, names: dict[int, str], data: Any = None, seats: dict[int, str] | None = None,
+) -> tuple[str, Any]:
+    """("tally", form), ("play", form) for a card-by-card hand, ("json", text) otherwise (web/views/corrections.py).
+    ``seats`` (``corrections.seat_labels``) is read when a card-by-card hand needs it and not given."""
+    if seats is None and hand.form == "play":
+        seats = corrections.seat_labels(hand.game.board)
+    return corrections.correction_editor(hand, names, seats or {}, data)
 
 
 def _board_page(
@@ -399,6 +404,7 @@ def _board_page(
     games = board_scorecard(b)
     names = _side_names(b)
     hands = {(h.game_id, h.number): h for h in selectors.active_hands(b)}
+    seats = corrections.seat_labels(b) if any(h.form == "play" for h in hands.values()) else {}
     for card in games:
         for line in card.lines:
             hand = hands.get((card.game.id, line.number))
@@ -411,7 +417,7 @@ def _board_page(
                 line.editor, line.editor_value = bound[1], bound[2]  # type: ignore[attr-defined]
                 line.shown = shown  # type: ignore[attr-defined]
             else:
-                line.editor, line.editor_value = _correction_editor(hand, names)  # type: ignore[attr-defined]
+                line.editor, line.editor_value = _correction_editor(hand, names, seats=seats)  # type: ignore[attr-defined]
             line.open = line.refusal is not None or (bound is not None and bound[0] == hand.id)  # type: ignore[attr-defined]
     summary = selectors.board_summary(b)
     return render(request, "console/board.html", {

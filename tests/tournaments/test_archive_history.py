@@ -9,13 +9,28 @@ from typing import Any
 import pytest
 
 from tournaments import selectors
-from tournaments.models import Board, Game, GameConfirmation, Round, Tournament
-from tournaments.services import round_reopen, tournament_finish
+from tournaments.models import Board, Game, GameConfirmation, Round, TeamMatch, Tournament
+from tournaments.services import (
+    game_confirm,
+    round_close,
+    round_close_preview,
+    round_reopen,
+    tournament_finish,
+)
 from tournaments.services.archive import archive_export, archive_import
 from tournaments.services.standings import tournament_standings_recompute
 
 from .archive_helpers import organiser
 from .closing_helpers import ClosingEvent
+from .factories import (
+    make_club,
+    make_entries,
+    make_organiser,
+    make_team_round,
+    make_tournament,
+    seat,
+    win_game,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -70,3 +85,40 @@ def test_a_finished_events_copy_is_finished_with_the_same_final_results(event):
     assert final(copy_) == final(original)
     assert [(r.rank, r.name, r.values) for r in selectors.standings(copy_).rows] == \
         [(r.rank, r.name, r.values) for r in selectors.standings(original).rows]
+
+
+def test_a_club_team_event_played_on_tablets_round_trips():
+    tournament = make_tournament(entrant_type="club_teams", team_format={"boards": 2, "kind": "games", "n": 1})
+    boss = make_organiser(tournament)
+    clubs = [make_club(), make_club()]
+    for club in clubs:
+        make_entries(tournament, 2, club=club)
+    round_ = make_team_round(tournament, clubs)
+    boards = list(Board.objects.filter(round=round_).order_by("slot"))
+    for board, side in zip(boards, (0, 1), strict=True):
+        seat(board)
+        win_game(board, to=side, hands=2 if side else 4)
+    for game in Game.objects.filter(board__round=round_, status="finished"):
+        game_confirm(game=game, party="organiser", user=boss)
+    tournament_standings_recompute(tournament_id=tournament.pk)
+    document = archive_export(tournament=tournament)
+    assert len(document["team_matches"]) == 1 and document["team_matches"][0]["result"]["decided"]
+    copy_ = archive_import(document=document, user=organiser("importer"))
+
+    def view(t: Tournament) -> Any:
+        match = TeamMatch.objects.get(round__tournament=t)
+        clubs_table = [(r.rank, r.name, r.values) for r in selectors.club_standings(t).rows]
+        return ((match.bullseyes_a, match.bullseyes_b, match.hang_jacks_a, match.hang_jacks_b, match.decided,
+                 match.winner, match.explanation), round_state(Round.objects.get(tournament=t, number=1)), clubs_table,
+                [(r.rank, r.name, r.values) for r in selectors.standings(t).rows])
+
+    mine, theirs = view(copy_), view(tournament)
+    assert mine[1:] == theirs[1:] and mine[0][:2] + mine[0][4:] == theirs[0][:2] + theirs[0][4:]
+    # The original's team match still says 0-0 hang jacks: confirming a game refreshes its board, not its team
+    # match, until the round is closed; the copy holds the boards' total.
+    assert theirs[0][2:4] == (0, 0) and mine[0][2:4] == (2, 0)
+    token = round_close_preview(round=round_, user=boss).token
+    round_close(round=round_, user=boss, token=token)
+    tournament_standings_recompute(tournament_id=tournament.pk)
+    closed = archive_import(document=archive_export(tournament=tournament), user=organiser("another"))
+    assert view(closed) == view(tournament) and view(tournament)[0][2:4] == (2, 0)

@@ -80,7 +80,9 @@ class PublishedFilesMiddleware:
         if etag in [tag.strip() for tag in request.META.get("HTTP_IF_NONE_MATCH", "").split(",")]:
             response = HttpResponseNotModified()
         else:
-            response = HttpResponse(body, content_type="application/json" if is_api else "text/html; charset=utf-8")
+            response = HttpResponse(body if request.method == "GET" else b"",
+                                    content_type="application/json" if is_api else "text/html; charset=utf-8")
+            response["Content-Length"] = str(stat.st_size)
             if packed:
                 response["Content-Encoding"] = "gzip"
         response["ETag"] = etag

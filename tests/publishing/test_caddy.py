@@ -93,6 +93,8 @@ def test_django_serves_the_same_files_under_make_run(event: Any, publish_root: P
     assert served["Content-Security-Policy"] == settings.CONTENT_SECURITY_POLICY
     assert served["X-Frame-Options"] == "DENY"
     assert client.get(address, HTTP_IF_NONE_MATCH=served["ETag"]).status_code == 304
+    head = client.head(address)
+    assert head.status_code == 200 and head.content == b"" and head["Content-Length"] == str(path.stat().st_size)
     packed = client.get(address, HTTP_ACCEPT_ENCODING="gzip")
     assert packed["Content-Encoding"] == "gzip"
     assert "X-Published" not in client.get(address + "?q=1")  # a query string goes to the view

@@ -72,6 +72,12 @@ CHAOS_SEEDS ?= 7
 chaos: install
 	CHAOS_SERVER=subprocess CHAOS_STEPS=$(CHAOS_STEPS) CHAOS_SEEDS=$(CHAOS_SEEDS) $(BIN)/python -m pytest tests/web/test_tablet_chaos.py -p no:cacheprovider
 
+# The spectators' pages at 360, 390, 768 and 1366 px (make test runs 360 and 1366 only); KEEP_SCREENSHOTS=1
+# writes the judged copies to docs/screenshots/public-phone/.
+.PHONY: public-phone
+public-phone: install
+	PUBLIC_PHONE_WIDTHS=all $(BIN)/python -m pytest tests/web/test_public_phone_browser.py -p no:cacheprovider
+
 # Fault drills (benchmarks/drills) on private PostgreSQL/Redis on free ports; non-zero on a failed check.
 .PHONY: drills
 drills: install

@@ -163,3 +163,25 @@ def test_public_pages_fit_and_pass_axe(browser, live_server, width):  # noqa: F8
         page.goto("about:blank")
         page.wait_for_timeout(500)
         ctx.close()
+
+
+def test_the_other_public_pages_fit_a_small_phone(browser, live_server):  # noqa: F811 (the fixture)
+    """Overview, boards, a pair, a club, a club's and a player's history at 360 px: no sideways scroll,
+    axe-core clean (no screenshots)."""
+    t = make_event()
+    entry = t.entries.order_by("seed").first()
+    ctx, page, errors = new_page(browser, width=360, height=800)
+    ctx.set_default_timeout(30_000)
+    try:
+        base = f"{live_server.url}/t/{t.slug}"
+        for name, url in (("overview", f"{base}/"), ("boards", f"{base}/rounds/"), ("pair", f"{base}/pairs/{entry.id}/"),
+                          ("club", f"{base}/clubs/{entry.pair.club_id}/"),
+                          ("club-history", f"{live_server.url}/clubs/{entry.pair.club_id}/"),
+                          ("player-history", f"{live_server.url}/players/{entry.pair.player_1_id}/")):
+            page.goto(url)
+            assert page.evaluate(NO_SIDEWAYS), f"{name} scrolls sideways at 360 px"
+            axe(page, f"{name}-360")
+        assert not errors, errors
+    finally:
+        page.goto("about:blank")
+        ctx.close()

@@ -24,15 +24,17 @@ def event_prefixes(slug: str) -> list[str]:
 
 
 def event_addresses(slug: str) -> list[str]:
-    """The event's own live pages: they change with any hand or result (home, standings, rounds)."""
-    web = [reverse(f"web:{name}", args=[slug]) for name in ("tournament", "standings", "standings_live", "rounds")]
-    api = [reverse(f"api:public-{name}", args=[slug]) for name in ("tournament", "rounds", "standings")]
+    """The event's own live pages: they change with any hand or result (home, standings)."""
+    web = [reverse(f"web:{name}", args=[slug]) for name in ("tournament", "standings", "standings_live")]
+    api = [reverse(f"api:public-{name}", args=[slug]) for name in ("tournament", "standings")]
     return web + api
 
 
 def results_addresses(slug: str) -> list[str]:
-    """The event's results pages (confirmed figures only): statistics and clubs."""
-    return [reverse("web:stats", args=[slug]), reverse("web:clubs", args=[slug]),
+    """The event's index and results pages: the rounds' list, statistics and clubs (the rounds' list reads
+    every round's boards: the costliest event page, measured)."""
+    return [reverse("web:rounds", args=[slug]), reverse("api:public-rounds", args=[slug]),
+            reverse("web:stats", args=[slug]), reverse("web:clubs", args=[slug]),
             reverse("api:public-statistics", args=[slug])]
 
 

@@ -3,9 +3,9 @@
 Pages come in groups, each with a fingerprint of what it shows (``tournaments.selectors.fingerprint``, and
 one query for every board's):
 
-* ``event``: home, standings (and its polled fragment), rounds and their JSON;
+* ``event``: home, standings (and its polled fragment) and their JSON;
 * ``round:N``: a round's pairings, its fragment and JSON; ``board:ID``: a scorecard, its fragment and JSON;
-* ``results``: statistics, clubs, every pair's and club's page (results only, rendered at most every
+* ``results``: the rounds' list, statistics, clubs, every pair's and club's page (rendered at most every
   ``PUBLISH_RESULTS_SECONDS``: 1,000 pair pages are the costliest part of a render);
 * ``site``: the list of published events.
 

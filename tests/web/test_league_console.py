@@ -42,7 +42,7 @@ def make_season_by_pages(c) -> Tournament:
     post(c, url("console_leagues"), {"name": "North League"})
     league = League.objects.get(name="North League")
     post(c, url("console_league", league.slug), {"name": "North League 2026", "season": "2026", "boards": "2",
-                                                   "race_target": "3"})
+                                                   "race_to": "3"})
     season = Tournament.objects.get(league=league)
     assert season.team_format == {"boards": 2, "kind": "first_to_total", "n": 3}
     page = url("console_season", season.slug)

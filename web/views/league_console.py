@@ -19,6 +19,7 @@ from django.urls import reverse
 from django.utils.text import slugify
 
 from tournaments.errors import DomainError
+from tournaments.formats import TeamKind
 from tournaments.models import Team
 from tournaments.selectors import league_console as reads
 from tournaments.services import leagues
@@ -91,8 +92,8 @@ def league_page(request: HttpRequest, slug: str) -> HttpResponse:
         name = request.POST.get("name", "").strip()
         season_slug = slugify(request.POST.get("slug", "") or name)[:80]
         label = request.POST.get("season", "").strip()
-        fmt = {"boards": number(request.POST, "boards") or 3, "kind": "first_to_total",
-               "n": number(request.POST, "race_target") or 17}
+        fmt = {"boards": number(request.POST, "boards") or 3, "kind": TeamKind.FIRST_TO_TOTAL.value,
+               "n": number(request.POST, "race_to") or 17}
         made: list[Any] = []
         errors = attempt(request, lambda: made.append(leagues.season_create(
             league=league, user=request.user, name=name, slug=season_slug, season=label, team_format=fmt)),
@@ -109,7 +110,7 @@ def _season_post(request: HttpRequest, season: Any) -> Errors | None:
     if action == "division":
         return attempt(request, lambda: leagues.division_create(
             tournament=season, user=user, name=post.get("name", ""), boards=number(post, "boards"),
-            race_target=number(post, "race_target")), "Division added.")
+            race_target=number(post, "race_to")), "Division added.")
     if action == "team":
         return attempt(request, lambda: team_add_by_club_name(
             tournament=season, user=user, club=post.get("club", ""), name=post.get("name", ""),

@@ -160,3 +160,20 @@ def test_knockout_team_match_level_is_decided_by_one_more_game_on_its_first_boar
     win_game(first, to=1)  # club B
     team_match.refresh_from_db()
     assert (team_match.decided, team_match.winner, team_match.bullseyes_b) == (True, 1, 2)
+
+
+def test_a_team_matchs_hang_jacks_follow_a_game_confirmed_by_the_organiser():
+    """A board's hang jacks count once its game is confirmed; the team match totalling them must follow the
+    confirmation at once, not wait for the round's close (found by the archive's round trip, issue 15)."""
+    from tournaments.services import game_confirm
+
+    team_match, first, second = team_boards({"boards": 2, "kind": "games", "n": 1})
+    win_game(first, to=0, hands=2)  # club A's pair on side 0 of board 1: two hang jacks
+    win_game(second, to=1)  # club A's pair on side 1 of board 2
+    organiser = make_organiser(team_match.round.tournament)
+    game = Game.objects.get(board=first, status="finished")
+    game_confirm(game=game, party="organiser", agrees=True, user=organiser)
+    first.refresh_from_db()
+    team_match.refresh_from_db()
+    assert (first.hang_jacks_a, first.hang_jacks_b) == (2, 0)
+    assert (team_match.hang_jacks_a, team_match.hang_jacks_b) == (2, 0)

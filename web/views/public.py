@@ -132,7 +132,7 @@ def standings_live(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @public_page
-@cached_page("results")
+@cached_page("live")  # every round's boards with their results as they stand (the "Boards" section)
 def rounds(request: HttpRequest, slug: str) -> HttpResponse:
     ctx = _tournament_context(request, slug)
     ctx["nav"] = "rounds"

@@ -69,7 +69,7 @@ if SERVER == "subprocess":
 
     if _connections["default"].vendor == "sqlite":
         OUT.mkdir(parents=True, exist_ok=True)
-        _connections["default"].settings_dict.setdefault("TEST", {})["NAME"] = str(OUT / "chaos.sqlite3")
+        _connections["default"].settings_dict.setdefault("TEST", {})["NAME"] = str(OUT / f"chaos-{os.getpid()}.sqlite3")
 
 #: Every control a scorer could tap, tagged so a step can name it (JS; returns [{sel, kind, text}]).
 CONTROLS_JS = """(function () {
@@ -112,11 +112,13 @@ HOLDS_JS = """(function () {
 })()"""
 
 #: Taps in order, each on the control found afresh (the page re-renders between taps); "#id := value" types
-#: a value into a field. Returns the first selector that was not there (the scorer's finger missed).
+#: a value into a field. Returns the first selector that was not there or not shown (the scorer's finger
+#: missed: a script's click reaches a control inside a hidden panel, a finger does not).
 TAPS_JS = """(function (taps) {
+  function shown(el) { return !!(el.offsetWidth || el.offsetHeight || el.getClientRects().length); }
   for (var i = 0; i < taps.length; i++) {
     var parts = taps[i].split(' := '), el = document.querySelector(parts[0]);
-    if (!el || el.disabled) return taps[i];
+    if (!el || el.disabled || !shown(el)) return taps[i];
     if (parts.length > 1) { el.value = parts[1]; el.dispatchEvent(new Event('input', {bubbles: true})); }
     else el.click();
   }
@@ -348,9 +350,9 @@ class Walk:
         a real click on the control, as the page re-renders between them); Send is tapped when enabled."""
         page = tablet.page
         to, wrong = action["to"], action["wrong"]
-        if page.locator("#seating-panel:not([hidden])").count():
+        if page.locator("#seating-panel:visible").count():  # shown, not only without [hidden] (its parent may be)
             taps = [f"label[for=fd-{to}]", "#seating-form button[type=submit]"]
-        elif page.locator("#hand-form:not([hidden])").count():
+        elif page.locator("#hand-form:visible").count():
             counts = (60, 40) if wrong == "counts" else ((45, 35) if to == 0 else (35, 45))
             taps = ["label[for=misdeal-no]", "label[for=k0r-9]", "label[for=k0s-H]", "label[for=beg-stand]",
                     "label[for=notrump-yes]", f"label[for=highs-{to}]", "label[for=highr-A]",
@@ -455,7 +457,7 @@ class Walk:
         if self.step % 40 == 20 and not any(a.get("lost") for a in self.log):
             # Every walk, short ones too, pairs a tablet again with a hand whose answer was lost (once it worked).
             for tablet in self.tablets:
-                if not tablet.offline and tablet.page.evaluate("!!document.querySelector('#hand-form:not([hidden])')"):
+                if not tablet.offline and tablet.page.locator("#hand-form:visible").count():
                     out.append({"do": "repair_lost", "tablet": tablet.name, "to": 0, "jack": "none", "wrong": None})
                     break
         if self.next_round_at >= 0 and self.step >= self.next_round_at:

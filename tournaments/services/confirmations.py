@@ -24,7 +24,7 @@ from ._common import (
     require_organiser,
 )
 from .audit import audit_record
-from .boards import board_results_refresh
+from .boards import board_after_change
 from .errors import NotAllowed, NotFound, ValidationFailed
 from .outbox import outbox_enqueue
 from .publication import public_change
@@ -110,7 +110,7 @@ def game_confirm(
     audit_record(action="game.confirm" if agrees else "game.refuse", obj=game, tournament_id=tournament_id,
                  device=device, user=actor(user),
                  after={"party": party, "agrees": agrees, "reason": reason, "confirmed": game.confirmed})
-    board_results_refresh(board)
+    board_after_change(board)  # the board and its team match (whose hang jacks count confirmed games)
     outbox_enqueue(STANDINGS_TASK, [tournament_id], coalesce_key=f"standings:{tournament_id}")
     public_change(tournament_id, board_id=board.pk, standings=True)
     return row
@@ -154,7 +154,7 @@ def round_confirm_all(*, round: Round, user: Actor) -> int:  # noqa: A002
     count = _confirm_finished(games, user, _disputed_games(games))
     if count:
         for board in Board.objects.filter(round=round_, pair_b__isnull=False).select_related("round__tournament"):
-            board_results_refresh(board)
+            board_after_change(board)
         audit_record(action="round.confirm_all", obj=round_, tournament_id=round_.tournament_id, user=actor(user),
                      after={"confirmed": count})
         outbox_enqueue(STANDINGS_TASK, [round_.tournament_id], coalesce_key=f"standings:{round_.tournament_id}")

@@ -147,7 +147,7 @@ def round_action(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         if selectors.round_number_taken(tournament, number):
             messages.error(request, f"Round {number} already exists.")
             return back
-        round_ = _run(request, f"Round {number} started. Check the draft, then publish it.",
+        round_ = _run(request, f"Round {number} drafted: check it, then publish it.",
                       lambda: _draft_round(tournament, number, user))
         if isinstance(round_, Round) and round_.status == Round.Status.PENDING:
             messages.info(request, f"Round {number} is being paired; this page shows the draft when it is ready.")

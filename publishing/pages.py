@@ -24,10 +24,11 @@ def event_prefixes(slug: str) -> list[str]:
 
 
 def event_addresses(slug: str) -> list[str]:
-    """The event's own live pages: they change with any hand or result (home, standings)."""
-    web = [reverse(f"web:{name}", args=[slug]) for name in ("tournament", "standings", "standings_live")]
-    api = [reverse(f"api:public-{name}", args=[slug]) for name in ("tournament", "standings")]
-    return web + api
+    """The event's own live pages: they change with any hand or result (standings, home). The standings
+    first, their JSON (the cheapest) before the page: what a change is waited for goes out first."""
+    return [reverse("api:public-standings", args=[slug]), reverse("web:standings", args=[slug]),
+            reverse("web:standings_live", args=[slug]), reverse("web:tournament", args=[slug]),
+            reverse("api:public-tournament", args=[slug])]
 
 
 def results_addresses(slug: str) -> list[str]:

@@ -356,10 +356,8 @@ class _Importer:
         by_match = {m.pk: m for m in TeamMatch.objects.filter(pk__in=[m.pk for m in self.team_matches])}
         for i, m in enumerate(self.doc["team_matches"]):
             row = by_match[self.ids["team_match"][m["id"]]]
-            # Not compared: a played match's hang jacks, a total of its boards' confirmed games that a confirmation
-            # does not bring up to date until the round is refreshed (the copy stores the fresh total).
             derived = {"bullseyes": [row.bullseyes_a, row.bullseyes_b], "decided": row.decided, "winner": row.winner}
-            if "hang_jacks" in m["result"] and m.get("result_source", DERIVED_SOURCE) != DERIVED_SOURCE:
+            if "hang_jacks" in m["result"]:
                 derived["hang_jacks"] = [row.hang_jacks_a, row.hang_jacks_b]
             stored = dict(m["result"])
             if "status" in m:

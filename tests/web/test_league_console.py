@@ -82,7 +82,7 @@ def test_a_season_set_up_and_a_chalk_sheet_entered_through_the_console(organiser
     refused = post(c, page, {"action": "paper_game", "board": boards[0].pk, "score_a": "14", "score_b": "15",
                              "hang_jacks_a": "0", "hang_jacks_b": "0"}, status=400)
     text = refused.content.decode()
-    field = text.split(f'id="{boards[0].pk}-score-a_error"')[1].split("</span>")[0]
+    field = text.split(f'id="b{boards[0].pk}-score-a_error"')[1].split("</span>")[0]
     assert "Both sides at" in field
     assert 'value="15"' in text, "what was typed stays in the form"
     assert not Game.objects.filter(board=boards[0]).exists()

@@ -19,7 +19,7 @@ from django.shortcuts import render
 from django.urls import reverse
 
 from tournaments import selectors
-from tournaments.models import TeamMatch, Tournament
+from tournaments.models import Game, TeamMatch, Tournament
 from tournaments.selectors import league_console as reads
 from tournaments.services import leagues
 from web.http import found
@@ -119,5 +119,7 @@ def fixture_page(request: HttpRequest, slug: str, fixture_id: int) -> HttpRespon
         "days": list(season.rounds.order_by("number")), "errors": errors or {}, "form": request.POST,
         "action": request.POST.get("action", ""), "board_posted": number(request.POST, "board"),
         "deductions": list(match.deductions.filter(voided=False).select_related("team")),
+        "waiting": (match.result_source == TeamMatch.Source.MATCH_TOTALS and not match.confirmed) or any(
+            g.result_source == Game.Source.PAPER_GAME and not g.confirmed for fb in reads.fixture_boards(match) for g in fb.games),
     }
     return render(request, "console/leagues/fixture.html", ctx, status=400 if errors else 200)

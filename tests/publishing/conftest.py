@@ -11,7 +11,10 @@ from tests.tournaments.factories import make_entries, make_round, make_tournamen
 
 
 @pytest.fixture
-def publish_root(settings: Any, tmp_path: Path) -> Path:
+def publish_root(settings: Any, tmp_path: Path, monkeypatch: Any) -> Path:
+    # Pages say "Updated HH:MM" (when made, to the minute): held still here, so comparing a file with what
+    # Django serves a moment later, or two renders, never straddles a minute's turn.
+    monkeypatch.setattr("web.public_words.updated_at", lambda tournament, now=None: "12:00")
     root = tmp_path / "published"
     root.mkdir()
     settings.PUBLISH_ROOT = str(root)

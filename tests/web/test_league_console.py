@@ -101,7 +101,11 @@ def test_a_captain_submits_totals_and_the_other_captain_confirms(organiser):
     season = make_season_by_pages(c)
     match = TeamMatch.objects.get(round__tournament=season)
     home_captain, away_captain = make_user("homecap"), make_user("awaycap")
-    team_captains_set(team=match.team_a, captains=[home_captain], user=user)
+    team_page = url("console_season_team", season.slug, match.team_a.pk)
+    refused = post(c, team_page, {"action": "captains", "captains": "homecap, nobody"}, status=400)
+    assert "No account called nobody" in refused.content.decode()
+    post(c, team_page, {"action": "captains", "captains": "homecap"})
+    assert list(match.team_a.captains.all()) == [home_captain]
     team_captains_set(team=match.team_b, captains=[away_captain], user=user)
     page = url("console_season_fixture", season.slug, match.pk)
     home, away = Client(), Client()

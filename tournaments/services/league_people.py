@@ -10,7 +10,8 @@ from tournaments.actors import Actor
 from tournaments.models import Club, Entry, Pair, Player, Team, Tournament
 from tournaments.selectors.availability import owned_records
 
-from .leagues import roster_add, team_create
+from .errors import ValidationFailed
+from .leagues import roster_add, team_captains_set, team_create
 from .people import club_create, pair_create, player_create
 
 
@@ -49,3 +50,20 @@ def roster_add_by_names(*, team: Team, user: Actor, player_1: str, player_2: str
         pair = pair_create(player_1=one, player_2=two, user=user, club=team.club)
     entry: Entry = roster_add(team=team, pair=pair, user=user)
     return entry
+
+
+@transaction.atomic
+def team_captains_by_names(*, team: Team, user: Actor, usernames: str) -> Team:
+    """The team's captains from their account names (comma or space separated; empty: none). 400
+    ``unknown_account`` naming the first unknown one; ``team_captains_set``'s refusals."""
+    from django.contrib.auth import get_user_model
+
+    names = [n for n in usernames.replace(",", " ").split() if n]
+    accounts = list(get_user_model().objects.filter(username__in=names))
+    known = {a.get_username() for a in accounts}
+    missing = [n for n in names if n not in known]
+    if missing:
+        raise ValidationFailed("unknown_account", f"No account called {missing[0]}: a captain signs in with their own "
+                               "account (invite them first).", fields={"captains": f"no account {missing[0]}"})
+    done: Team = team_captains_set(team=team, captains=accounts, user=user)
+    return done

@@ -23,7 +23,11 @@ from tournaments.formats import TeamKind
 from tournaments.models import Team
 from tournaments.selectors import league_console as reads
 from tournaments.services import leagues
-from tournaments.services.league_people import roster_add_by_names, team_add_by_club_name
+from tournaments.services.league_people import (
+    roster_add_by_names,
+    team_add_by_club_name,
+    team_captains_by_names,
+)
 from web.http import found
 from web.permissions import organiser_tournament
 
@@ -167,9 +171,19 @@ def team_page(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
         def add_pair() -> None:
             roster_add_by_names(team=team, user=request.user, player_1=request.POST.get("player_1", ""),
                                 player_2=request.POST.get("player_2", ""))
+
+        if request.POST.get("action") == "captains":
+            errors = attempt(request, lambda: team_captains_by_names(
+                team=team, user=request.user, usernames=request.POST.get("captains", "")), "Captains saved.")
+            if errors is None:
+                return HttpResponseRedirect(reverse("web:console_season_team", args=[slug, team.pk]))
+            return render(request, "console/leagues/team.html", {
+                "tournament": season, "team": team, "roster": reads.team_roster(team), "errors": errors,
+                "form": request.POST, "cnav": "season", "captain_names": ""}, status=400)
         errors = attempt(request, add_pair, "Pair added to the roster.")
         if errors is None:
             return HttpResponseRedirect(reverse("web:console_season_team", args=[slug, team.pk]))
     return render(request, "console/leagues/team.html", {
         "tournament": season, "team": team, "roster": reads.team_roster(team), "errors": errors or {},
-        "form": request.POST, "cnav": "season"}, status=400 if errors else 200)
+        "form": request.POST, "cnav": "season",
+        "captain_names": ", ".join(u.get_username() for u in team.captains.all())}, status=400 if errors else 200)

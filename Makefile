@@ -42,7 +42,9 @@ install: $(STAMP)
 
 run: install
 	DJANGO_SETTINGS_MODULE=config.settings.local $(BIN)/python manage.py migrate --noinput
-	DJANGO_SETTINGS_MODULE=config.settings.local $(BIN)/python manage.py demo --port $(PORT)
+	# the demo loads with publishing off (one render per change would cost minutes), then is published once
+	PUBLISH_ENABLED=0 DJANGO_SETTINGS_MODULE=config.settings.local $(BIN)/python manage.py demo --port $(PORT)
+	DJANGO_SETTINGS_MODULE=config.settings.local $(BIN)/python manage.py publish
 	DJANGO_SETTINGS_MODULE=config.settings.local $(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
 lint: install

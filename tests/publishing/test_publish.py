@@ -194,3 +194,20 @@ def test_files_are_readable_by_the_proxy_and_never_half_written(publish_root: Pa
     with pytest.raises(ValueError):
         files.file_for("/t/../etc/", publish_root)
     assert os.path.commonpath([path, publish_root]) == str(publish_root)
+
+
+def test_the_publish_command_renders_every_published_event(event: Any, publish_root: Path, settings: Any) -> None:
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    tournament, _round, _boards, entries = event
+    settings.PUBLISH_ENABLED = True
+    withdraw_me = publish_root / "t" / "old-event"
+    files.write("/t/old-event/", b"old", publish_root)
+    (publish_root / "t" / tournament.slug).rename(publish_root / "gone")  # as after restoring a backup
+    out = StringIO()
+    call_command("publish", stdout=out)
+    assert f"{tournament.name}: " in out.getvalue() and "sweep: 1 withdrawn" in out.getvalue()
+    assert files.file_for(f"/t/{tournament.slug}/pairs/{entries[0].pk}/", publish_root).exists()
+    assert not withdraw_me.exists()

@@ -81,12 +81,14 @@ class Probe:
 
     async def run(self, until: Callable[[], bool]) -> None:
         headers = {**proxy_headers("127.0.0.9"), "Accept": "application/json"}
+        etag = ""
         while not until():
             planned = time.monotonic()
             self.recorder.plan("probe", "probe_standings_json", planned)
             answer = await timed(self.pool, self.recorder, "probe", "probe_standings_json", planned, "GET",
-                                 self.path, headers)
-            if answer is not None and answer.status == 200:
+                                 self.path, {**headers, "If-None-Match": etag} if etag else headers)
+            if answer is not None and answer.status == 200:  # a 304: nothing changed since the last read
+                etag = answer.headers.get("etag", "")
                 rows = {int(r["entry"]): json.dumps(r.get("values"), sort_keys=True)
                         for r in answer.json().get("rows", []) if r.get("entry") is not None}
                 self.freshness.seen(time.monotonic(), rows)

@@ -77,14 +77,14 @@ class ChaosServer:
         """Start the process (unless it is starting) and wait until it answers; returns the seconds since launch."""
         if not self.running:
             self.launch()
-        began = self.launched
         assert self.proc is not None
-        while time.monotonic() - began < wait:
+        deadline = time.monotonic() + wait  # from now: the process may have been launched long ago
+        while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"the chaos server exited ({self.proc.returncode}); see {self.log}")
             with socket.socket() as s:
                 if s.connect_ex(("127.0.0.1", self.port)) == 0:
-                    return time.monotonic() - began
+                    return time.monotonic() - self.launched
             time.sleep(0.05)
         raise RuntimeError(f"the chaos server did not answer within {wait} s; see {self.log}")
 

@@ -13,7 +13,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 
 from tournaments.actors import Actor
-from tournaments.formats import BYE_PRESETS, LEAGUE_TIE_BREAKS, EntrantType, PairingSystem
+from tournaments.formats import BYE_PRESETS, LEAGUE_TIE_BREAKS, EntrantType, PairingSystem, TeamKind
 from tournaments.models import Club, Division, Entry, League, Organisation, Pair, Team, TeamMatch, Tournament
 
 from ..audit import audit_record
@@ -22,7 +22,7 @@ from ..events import entry_create, tournament_create
 from ..organisations import owner_for, require_member
 from ._base import division_of, organiser, require_season, team_of
 
-DEFAULT_LEAGUE_TEAM_FORMAT = {"boards": 3, "kind": "first_to_total", "n": 17}
+DEFAULT_LEAGUE_TEAM_FORMAT = {"boards": 3, "kind": TeamKind.FIRST_TO_TOTAL.value, "n": 17}
 
 
 def _name(value: Any, field: str, max_length: int = 120) -> str:
@@ -86,7 +86,7 @@ def season_create(*, league: League, user: Actor, name: str, slug: str, season: 
     settings.setdefault("entrant_type", EntrantType.CLUB_TEAMS.value)
     settings.setdefault("pairing_system", PairingSystem.ROUND_ROBIN.value)
     settings.setdefault("team_format", DEFAULT_LEAGUE_TEAM_FORMAT)
-    if (settings["team_format"] or {}).get("kind") == "first_to_total":  # the league's bye awards the race target
+    if (settings["team_format"] or {}).get("kind") == TeamKind.FIRST_TO_TOTAL.value:  # the league's bye awards the race target
         settings.setdefault("bye_policy", BYE_PRESETS["league"].policy.to_dict())
     settings.setdefault("tiebreaks", list(LEAGUE_TIE_BREAKS))
     tournament = tournament_create(user=user, name=name, slug=slug, **settings)

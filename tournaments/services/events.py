@@ -494,6 +494,7 @@ def entry_delete(*, entry: Entry, user: Actor) -> None:
     locked.delete()
     locked.pk = pk
     audit_record(action="entry.delete", obj=locked, tournament_id=tournament_id, user=user, before={"pair": pair_id})
+    public_change(tournament_id, full=True)
 
 
 # ---- substitutes ------------------------------------------------------------------------------------------

@@ -30,6 +30,7 @@ from .audit import audit_record
 from .errors import Conflict, NotFound, ValidationFailed
 from .events import check_players_free
 from .organisations import owner_for, require_member
+from .publication import public_change
 
 CLUB_FIELDS = ("name", "short_name", "town", "owner")
 PLAYER_FIELDS = ("name", "club", "owner")
@@ -96,6 +97,15 @@ def _owned(obj: models.Model, user: Actor, owner: Organisation | int | None) -> 
 # ---- clubs ------------------------------------------------------------------------------------------------
 
 
+def _announce(shown: Q) -> None:
+    """A name changed: every published tournament whose entries (``shown``) show it renders in full, one
+    message per tournament (docs/adr/0013; the fingerprints do not see names)."""
+    ids = (Entry.objects.filter(shown, tournament__published=True).order_by()
+           .values_list("tournament_id", flat=True).distinct())
+    for tournament_id in sorted(set(ids)):
+        public_change(tournament_id, full=True)
+
+
 def _check_club_name(club: Club) -> None:
     """A club's name is unique within its organisation, whatever its case (400 ``name_taken``)."""
     clash = Club.objects.filter(owner_id=club.owner_id, name__iexact=club.name).exclude(pk=club.pk)
@@ -125,6 +135,7 @@ def club_update(*, club: Club, user: Actor, **changes: Any) -> Club:
     model_clean(club)
     _check_club_name(club)
     _save(club, CLUB_FIELDS, "club.update", user, before)
+    _announce(Q(club=club) | Q(pair__club=club))
     return club
 
 
@@ -162,6 +173,8 @@ def player_update(*, player: Player, user: Actor, **changes: Any) -> Player:
     player = Player.objects.select_for_update().get(pk=player.pk)
     before = _apply(player, changes, PLAYER_FIELDS, "a player", user)
     _save(player, PLAYER_FIELDS, "player.update", user, before)
+    _announce(Q(player_1=player) | Q(player_2=player) | Q(pair__player_1=player) | Q(pair__player_2=player)
+              | Q(substitutions__in_player=player) | Q(substitutions__out_player=player))
     return player
 
 
@@ -226,6 +239,7 @@ def pair_update(*, pair: Pair, user: Actor, **changes: Any) -> Pair:
         entry.pair = pair
         entry.record_pair(again=True)
         entry.save(update_fields=["club", "player_1", "player_2"])
+    _announce(Q(pair=pair))
     return pair
 
 

@@ -28,15 +28,17 @@ def event_addresses(slug: str) -> list[str]:
     first, their JSON (the cheapest) before the page: what a change is waited for goes out first."""
     return [reverse("api:public-standings", args=[slug]), reverse("web:standings", args=[slug]),
             reverse("web:standings_live", args=[slug]), reverse("web:tournament", args=[slug]),
-            reverse("api:public-tournament", args=[slug])]
+            reverse("api:public-tournament", args=[slug]), reverse("web:hall", args=[slug])]
 
 
 def results_addresses(slug: str) -> list[str]:
     """The event's index and results pages: the rounds' list, statistics and clubs (the rounds' list reads
-    every round's boards: the costliest event page, measured)."""
+    every round's boards: the costliest event page, measured), the entries' list and Follow my pair (its
+    data is the public JSON, read by the browser)."""
     return [reverse("web:rounds", args=[slug]), reverse("api:public-rounds", args=[slug]),
             reverse("web:stats", args=[slug]), reverse("web:clubs", args=[slug]),
-            reverse("api:public-statistics", args=[slug])]
+            reverse("api:public-statistics", args=[slug]), reverse("web:public_entries", args=[slug]),
+            reverse("web:follow", args=[slug])]
 
 
 def round_addresses(slug: str, number: int) -> list[str]:
@@ -55,3 +57,10 @@ def entry_addresses(slug: str, entry_ids: Iterable[int]) -> list[str]:
 
 def club_addresses(slug: str, club_ids: Iterable[int]) -> list[str]:
     return [reverse("web:club", args=[slug, club_id]) for club_id in club_ids]
+
+
+def history_addresses(club_ids: Iterable[int], player_ids: Iterable[int]) -> list[str]:
+    """The clubs' and players' public histories across events (outside the event's folders: a full render
+    does not prune them; a history no longer public renders as not found and is withdrawn)."""
+    return ([reverse("web:club_history", args=[club_id]) for club_id in club_ids]
+            + [reverse("web:player_history", args=[player_id]) for player_id in player_ids])

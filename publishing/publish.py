@@ -132,11 +132,22 @@ def _public_round_numbers(tournament: Tournament) -> list[int]:
 
 def _results_addresses(tournament: Tournament) -> list[str]:
     entry_ids = Entry.objects.filter(tournament=tournament).order_by("id").values_list("id", flat=True)
-    club_ids = (Entry.objects.filter(tournament=tournament, pair__club__isnull=False).order_by()
-                .values_list("pair__club_id", flat=True).distinct())
+    club_ids = sorted(set(Entry.objects.filter(tournament=tournament, pair__club__isnull=False).order_by()
+                          .values_list("pair__club_id", flat=True).distinct()))
     slug = tournament.slug
     return (pages.results_addresses(slug) + pages.entry_addresses(slug, entry_ids)
-            + pages.club_addresses(slug, sorted(set(club_ids))))
+            + pages.club_addresses(slug, club_ids) + pages.history_addresses(club_ids, _player_ids(tournament)))
+
+
+def _player_ids(tournament: Tournament) -> list[int]:
+    pairs = Entry.objects.filter(tournament=tournament).order_by().values_list("pair__player_1_id", "pair__player_2_id")
+    return sorted({player for pair in pairs for player in pair if player is not None})
+
+
+def _history_of(tournament: Tournament) -> list[str]:
+    club_ids = sorted(set(Entry.objects.filter(tournament=tournament, pair__club__isnull=False).order_by()
+                          .values_list("pair__club_id", flat=True)))
+    return pages.history_addresses(club_ids, _player_ids(tournament))
 
 
 def site_fingerprint() -> str:
@@ -269,6 +280,9 @@ def publish_event(tournament_id: int, hints: dict[str, Any] | None = None, *,
     with locked(slug):
         if tournament is None or not tournament.published:
             outcome = withdraw(slug)
+            if tournament is not None:  # unpublished: its clubs' and players' histories lose the event
+                done, _ = render_addresses(_history_of(tournament))
+                outcome.add(done)
         else:
             state = load_state(slug)
             now = time.time()

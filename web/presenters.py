@@ -57,6 +57,17 @@ class TeamMatchSummary:
         return self.match.club_b
 
     @property
+    def name_a(self) -> str:
+        """The home side's name as it played that event: its team's (kept through a club's rename)."""
+        return self.match.team_a.name if self.match.team_a_id else self.match.club_a.name
+
+    @property
+    def name_b(self) -> str:
+        if self.match.team_b_id:
+            return self.match.team_b.name
+        return self.match.club_b.name if self.match.club_b_id else ""
+
+    @property
     def is_bye(self) -> bool:
         return self.match.club_b_id is None
 

@@ -38,7 +38,7 @@ def entry_data(entry: Entry | None, board: Board | None = None) -> dict[str, Any
         "entry": entry.pk,
         "name": pair.display_name,
         "players": [pair.player_1.name, pair.player_2.name],
-        "club": pair.club.name if pair.club_id else None,
+        "club": entry.club_label or None,
     }
     if entry.substitutions_count and board is not None:
         seats = entry_seats(entry, board.round.number)

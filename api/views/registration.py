@@ -184,7 +184,7 @@ class RoundFieldView(TournamentScopedMixin, APIView):
         field = round_field(tournament, number)
         body = {"round": number, "requires_check_in": field.requires_check_in, "counts": field.counts(),
                 "entries": [{"entry": row.entry.pk, "pair_name": row.entry.pair.display_name,
-                             "club": row.entry.pair.club.name if row.entry.pair.club else None,
+                             "club": row.entry.club_label or None,
                              "seed": row.entry.seed, "state": row.state, "recorded": row.recorded,
                              "fee_paid": row.entry.fee_paid} for row in field.entries]}
         return Response(RoundFieldSerializer(body).data)

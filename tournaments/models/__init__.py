@@ -1,6 +1,6 @@
 """The tournament's stored state. Each module holds one part of the domain:
 
-- ``people``: Club, Player, Pair (a partnership), each owned by an organisation.
+- ``people``: Club, Player, Pair (a partnership), each owned by an organisation; ClubAlias, PlayerAlias.
 - ``organisations``: Organisation (personal or shared) and OrganisationMember (owner or member).
 - ``substitutions``: EntrySubstitution (a substitute player for an entry, from a round on).
 - ``events``: Tournament, TournamentRole, Entry (a pair entered in a tournament), Round.
@@ -19,15 +19,15 @@ from .events import Entry, Round, Tournament, TournamentRole
 from .late_hands import LateHand
 from .leagues import Division, League, LineupSubstitution, PointDeduction, Team
 from .organisations import Organisation, OrganisationMember
-from .people import Club, Pair, Player
+from .people import Club, ClubAlias, Pair, Player, PlayerAlias
 from .prizes import Prize
 from .records import AuditEvent, IdempotencyRecord, OutboxMessage, StandingsSnapshot
 from .registration import Availability, Invitation
 from .substitutions import EntrySubstitution
 
 __all__ = [
-    "AuditEvent", "Availability", "Board", "BoardPair", "Club", "Device", "Division", "EnteredAs", "Entry", "EntrySubstitution",
+    "AuditEvent", "Availability", "Board", "BoardPair", "Club", "ClubAlias", "Device", "Division", "EnteredAs", "Entry", "EntrySubstitution",
     "Game", "GameConfirmation", "Hand", "IdempotencyRecord", "Invitation", "LateHand", "League", "LineupSubstitution",
-    "Organisation", "OrganisationMember", "OutboxMessage", "Pair", "PairingCode", "Player", "PointDeduction", "Prize",
+    "Organisation", "OrganisationMember", "OutboxMessage", "Pair", "PairingCode", "Player", "PlayerAlias", "PointDeduction", "Prize",
     "ResultSource", "Round", "StandingsSnapshot", "Team", "TeamMatch", "Tournament", "TournamentRole",
 ]

@@ -209,6 +209,9 @@ class Entry(models.Model):
                                  related_name="+")
     player_2 = models.ForeignKey("tournaments.Player", null=True, blank=True, on_delete=models.PROTECT,
                                  related_name="+")
+    #: The club's name when the pair was entered (what this event's pages show: a later rename of the club
+    #: does not change an event already played; docs/leagues-model.md, "Club and player identity").
+    club_name = models.CharField(max_length=120, blank=True)
     #: The team whose roster this pair is on (club-team events and league seasons; docs/leagues-model.md).
     team = models.ForeignKey("tournaments.Team", null=True, blank=True, on_delete=models.PROTECT, related_name="roster")
     #: How many substitutions are recorded (``EntrySubstitution``): readers look them up only when any are.
@@ -228,14 +231,23 @@ class Entry(models.Model):
         if self.player_1_id is None:
             self.record_pair()
             if kwargs.get("update_fields") is not None:
-                kwargs["update_fields"] = {*kwargs["update_fields"], "club", "player_1", "player_2"}
+                kwargs["update_fields"] = {*kwargs["update_fields"], "club", "club_name", "player_1", "player_2"}
         super().save(*args, **kwargs)
 
     def record_pair(self, *, again: bool = False) -> None:
-        """Take the pair's club and players (when none are recorded yet, or ``again``)."""
+        """Take the pair's club (and its name now) and players (when none are recorded yet, or ``again``)."""
         if self.pair_id is not None and (again or self.player_1_id is None):
             pair = self.pair
             self.club_id, self.player_1_id, self.player_2_id = pair.club_id, pair.player_1_id, pair.player_2_id
+            self.club_name = pair.club.name if pair.club_id is not None else ""
+
+    @property
+    def club_label(self) -> str:
+        """The club's name this event shows: the name recorded at entry (a later rename does not reach an
+        event already played), else the pair's club's name now."""
+        if self.club_name:
+            return self.club_name
+        return self.pair.club.name if self.pair.club_id is not None else ""
 
     def players_in_round(self, number: int | None = None) -> list[tuple[Any, Any]]:
         """The two players who play for this entry in round ``number`` (the recorded players with the

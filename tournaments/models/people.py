@@ -65,3 +65,34 @@ class Pair(models.Model):
     @property
     def display_name(self) -> str:
         return self.name or f"{self.player_1.name} & {self.player_2.name}"
+
+
+class ClubAlias(models.Model):
+    """Another spelling of a club's name (a merged variant's, or one the organiser adds): imports that name a
+    club by it find the club (docs/leagues-model.md, "Club and player identity")."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="aliases")
+    name = models.CharField(max_length=120)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["club", "name"]
+        constraints = [models.UniqueConstraint(fields=["club", "name"], name="club_alias_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.name} (alias of {self.club_id})"
+
+
+class PlayerAlias(models.Model):
+    """Another spelling of a player's name (a merged variant's)."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="aliases")
+    name = models.CharField(max_length=120)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["player", "name"]
+        constraints = [models.UniqueConstraint(fields=["player", "name"], name="player_alias_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.name} (alias of {self.player_id})"

@@ -101,8 +101,8 @@ class BoardSummary:
                 entry_players(self.pair_a),
                 self.pair_b.pair.display_name if self.pair_b else "",
                 entry_players(self.pair_b),
-                (self.pair_a.pair.club.name if self.pair_a.pair.club else ""),
-                (self.pair_b.pair.club.name if self.pair_b and self.pair_b.pair.club else ""),
+                self.pair_a.club_label,
+                self.pair_b.club_label if self.pair_b else "",
             ]
         )
 
@@ -170,7 +170,7 @@ def round_boards(round_: Round, entries: Mapping[int, Entry] | None = None) -> l
 
 def round_team_matches(round_: Round) -> list[TeamMatch]:
     """The round's team matches (club v club) with their clubs, in id order; empty in a pairs event."""
-    return list(TeamMatch.objects.filter(round=round_).select_related("club_a", "club_b").order_by("id"))
+    return list(TeamMatch.objects.filter(round=round_).select_related("club_a", "club_b", "team_a", "team_b").order_by("id"))
 
 
 @dataclasses.dataclass

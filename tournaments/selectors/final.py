@@ -76,7 +76,7 @@ def final_results_data(tournament: Tournament, snapshot: StandingsSnapshot | Non
             continue
         entry = entries.get(raw.get("entry_id", raw.get("entrant_id")) or -1)
         rows.append({**raw, "name": entry.pair.display_name if entry else str(raw.get("name") or ""),
-                     "club": entry.pair.club.name if entry and entry.pair.club else "",
+                     "club": entry.club_label if entry else "",
                      "players": (f"{entry.pair.player_1.name} & {entry.pair.player_2.name}" if entry else "")})
     club_table = club_standings(tournament, snapshot=snapshot)
     clubs = [{**row.raw, "name": row.name} for row in club_table.rows]

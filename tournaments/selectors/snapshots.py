@@ -136,7 +136,7 @@ def standings(
     for i, raw in enumerate(raw_rows, 1):
         entry = entries.get(_entry_id(raw) or -1)
         name = entry.pair.display_name if entry else str(raw.get("name") or raw.get("pair") or "?")
-        club = entry.pair.club.name if entry and entry.pair.club else str(raw.get("club") or "")
+        club = entry.club_label if entry else str(raw.get("club") or "")
         rank = raw.get("rank", i)
         rows.append(
             StandingsRow(
@@ -169,6 +169,9 @@ def club_standings(tournament: Tournament, snapshot: StandingsSnapshot | None = 
     keys = [c[0] for c in columns]
     ids = {r.get("club_id", r.get("entrant_id")) for r in raw_rows}
     clubs = Club.objects.in_bulk([i for i in ids if isinstance(i, int)]) if ids else {}
+    # The name each club played this event under (recorded on its entries; docs/leagues-model.md).
+    played_as = dict(Entry.objects.filter(tournament=tournament, club_id__in=list(clubs)).exclude(club_name="")
+                     .order_by("id").values_list("club_id", "club_name")) if clubs else {}
     rows: list[StandingsRow] = []
     for i, raw in enumerate(raw_rows, 1):
         club_id = raw.get("club_id", raw.get("entrant_id"))
@@ -178,7 +181,7 @@ def club_standings(tournament: Tournament, snapshot: StandingsSnapshot | None = 
             StandingsRow(
                 rank=f"{rank}=" if raw.get("tied") else rank,
                 entry=None,
-                name=club.name if club else str(raw.get("name") or "?"),
+                name=played_as.get(club.pk, club.name) if club else str(raw.get("name") or "?"),
                 club="",
                 values=[_fmt_value(_value(raw, k)) for k in keys],
                 raw=raw,

@@ -42,6 +42,7 @@ from django.db.models import Q, QuerySet
 from tournaments.actors import Actor
 from tournaments.models import Club, Entry, Pair, Player, Round, Tournament
 from tournaments.selectors.availability import owned_records, personal_record
+from tournaments.selectors.identity import club_named, player_named
 
 from .audit import audit_record
 from .checkin import bye_offered, byes_clean, entry_bye_request, entry_tags_set, require_manager, tags_clean
@@ -339,6 +340,8 @@ def read_rows(data: bytes, filename: str) -> tuple[list[tuple[int, dict[str, str
 def _club(name: str, row: PreviewRow, user: Actor) -> Club | None:
     """The caller's club of this name: their personal organisation's first, else a shared one's."""
     found = owned_records(Club.objects.filter(name__iexact=name), user)
+    if not found.exists():  # a spelling variant merged into a club is its alias (services.identity)
+        found = owned_records(Club.objects.filter(club_named(name)), user)
     return personal_record(found, user) or _one(found.order_by("id"), f"The club {name}", row, "club")
 
 
@@ -439,7 +442,10 @@ def _match(row: PreviewRow, tournament: Tournament, user: Actor) -> None:
         name = row.values[column]
         player = None
         if club_name == "" or club is not None:
-            player = _one(owned_records(Player.objects.filter(name__iexact=name, club=club), user), name, row, column)
+            named = owned_records(Player.objects.filter(name__iexact=name, club=club), user)
+            if not named.exists():  # or by an alias (services.identity)
+                named = owned_records(Player.objects.filter(player_named(name), club=club), user)
+            player = _one(named, name, row, column)
         players.append(player)
         row.actions[column] = EXISTING if player else NEW
         row.matched[column] = player.pk if player else None

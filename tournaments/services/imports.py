@@ -27,6 +27,7 @@ from django.db.models import QuerySet
 from tournaments.actors import Actor
 from tournaments.csvsafe import FORMULA_CELL, is_formula
 from tournaments.models import AuditEvent, Club, Entry, Pair, Player, Tournament
+from tournaments.selectors.identity import club_named, player_named
 
 from ._common import actor, require_organiser
 from ._rules import clean_name
@@ -253,10 +254,15 @@ class _Owners:
     def club(self, name: str) -> Club | None:
         """The caller's club of this name: their personal organisation's first, else a shared one's."""
         found = Club.objects.filter(owner_id__in=self.ids, name__iexact=name)
+        if not found.exists():  # a spelling variant merged into a club is its alias (services.identity)
+            found = Club.objects.filter(club_named(name), owner_id__in=self.ids)
         return found.filter(owner_id=self.target).first() or found.order_by("id").first()
 
     def players(self, name: str, club: Club | None) -> QuerySet[Player]:
-        return Player.objects.filter(owner_id__in=self.ids, name__iexact=name, club=club).order_by("id")
+        found = Player.objects.filter(owner_id__in=self.ids, name__iexact=name, club=club).order_by("id")
+        if not found.exists():  # or by an alias (services.identity)
+            found = Player.objects.filter(player_named(name), owner_id__in=self.ids, club=club).order_by("id")
+        return found
 
 
 def pairs_import(*, data: bytes | str, user: Actor, tournament: Tournament | None = None) -> ImportResult:

@@ -33,6 +33,7 @@ from django.db import transaction
 from tournaments.actors import Actor
 from tournaments.models import Club, Division, Round, Team, TeamMatch, Tournament
 from tournaments.selectors.availability import owned_records
+from tournaments.selectors.identity import club_named
 
 from .errors import DomainError, ValidationFailed
 from .import_preview import MAX_BYTES, MAX_ROWS, _csv_rows, _heading, _is_xlsx, _text, _xlsx_rows
@@ -189,7 +190,8 @@ def _club(name: str, tournament: Tournament, user: Actor, made: dict[str, Club])
     key = name.casefold()
     if key in made:
         return made[key], False
-    found = owned_records(Club.objects.filter(name__iexact=name), user).order_by("id").first()
+    found = (owned_records(Club.objects.filter(name__iexact=name), user).order_by("id").first()
+             or owned_records(Club.objects.filter(club_named(name)), user).order_by("id").first())
     if found is not None:
         made[key] = found
         return found, False

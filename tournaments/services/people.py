@@ -135,8 +135,17 @@ def club_update(*, club: Club, user: Actor, **changes: Any) -> Club:
     model_clean(club)
     _check_club_name(club)
     _save(club, CLUB_FIELDS, "club.update", user, before)
+    if before["name"] != club.name:
+        # A rename reaches only events not yet played: a past event keeps the name it was played under.
+        unplayed_entries(Entry.objects.filter(club=club)).update(club_name=club.name)
     _announce(Q(club=club) | Q(pair__club=club))
     return club
+
+
+def unplayed_entries(entries: models.QuerySet[Entry]) -> models.QuerySet[Entry]:
+    """``entries`` of events neither finished nor with a board (what a rename still reaches)."""
+    return (entries.exclude(tournament__status="finished")
+            .exclude(tournament__in=Board.objects.values("round__tournament_id")))
 
 
 @transaction.atomic
@@ -238,7 +247,7 @@ def pair_update(*, pair: Pair, user: Actor, **changes: Any) -> Pair:
     for entry in entries:
         entry.pair = pair
         entry.record_pair(again=True)
-        entry.save(update_fields=["club", "player_1", "player_2"])
+        entry.save(update_fields=["club", "club_name", "player_1", "player_2"])
     _announce(Q(pair=pair))
     return pair
 

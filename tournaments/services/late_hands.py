@@ -20,11 +20,12 @@ from django.utils import timezone
 
 from tournaments.actors import Actor
 from tournaments.errors import DomainError
-from tournaments.models import Board, Device, IdempotencyRecord, LateHand
+from tournaments.models import Board, Device, LateHand
 from tournaments.services._common import actor, require_organiser
 from tournaments.services.audit import audit_record
 from tournaments.services.devices import digest
 from tournaments.services.errors import Conflict, ValidationFailed
+from tournaments.services.idempotency import table_records
 
 #: A device revoked longer ago than this can no longer post late hands (a lost tablet found a week later
 #: is answered 401 like any unknown token).
@@ -80,10 +81,11 @@ def _clean(entry: Any, index: int) -> dict[str, Any]:
 
 
 def late_hand_submit(*, token: str, entries: Iterable[Any]) -> tuple[Device, list[LateHand], list[str]]:
-    """Store the entries a tablet could not send, once per device and key; returns the device, the rows
+    """Store the entries a tablet could not send, once per table and key (any token of the table: a tablet
+    paired again keeps its keys); returns the device, the rows
     (those stored before included, so a resend is answered the same) and the keys that are **already on
     the server**: a write this device made under that key went through (its answer was lost on the way
-    back), so it is not stored again as a late hand.
+    back; under this token or an earlier one of the table), so it is not stored again as a late hand.
 
     The board is kept only when it is a board of the device's own table in its tournament (else null: the
     payload still says what the tablet meant). Refusals: 401 ``device_unknown``; 400 ``late_hand_invalid``;
@@ -105,13 +107,14 @@ def late_hand_submit(*, token: str, entries: Iterable[Any]) -> tuple[Device, lis
         .values_list("pk", flat=True)
     )
     rows: list[LateHand] = []
-    already = set(
-        IdempotencyRecord.objects.filter(device=device, key__in=[c["key"] for c in cleaned]).values_list("key", flat=True)
+    already = set(  # per table, as the tablet's writes (a tablet paired again keeps its keys)
+        table_records(device).filter(key__in=[c["key"] for c in cleaned]).values_list("key", flat=True)
     )
     cleaned = [c for c in cleaned if c["key"] not in already]
     with transaction.atomic():
         Device.objects.select_for_update().filter(pk=device.pk).first()  # one tablet's posts one after another
-        known = {row.key: row for row in LateHand.objects.filter(device=device, key__in=[c["key"] for c in cleaned])}
+        known = {row.key: row for row in LateHand.objects.filter(  # filed by any token of this table
+            tournament_id=device.tournament_id, device__table=device.table, key__in=[c["key"] for c in cleaned])}
         fresh = [c for c in cleaned if c["key"] not in known]
         open_count = LateHand.objects.filter(device=device, handled_at__isnull=True).count()
         if fresh and open_count + len(fresh) > MAX_OPEN_PER_DEVICE:

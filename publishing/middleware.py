@@ -19,7 +19,7 @@ from django.utils.http import http_date
 
 from . import files
 
-PREFIXES = ("/t/", "/api/v1/public/tournaments/")
+PREFIXES = ("/t/", "/api/v1/public/tournaments/", "/clubs/", "/players/")  # the last two: histories
 API_CACHE_CONTROL = "public, max-age=10, stale-while-revalidate=30"
 PAGE_CACHE_CONTROL = "no-cache"
 

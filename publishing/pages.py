@@ -28,14 +28,15 @@ def event_addresses(slug: str) -> list[str]:
     first, their JSON (the cheapest) before the page: what a change is waited for goes out first."""
     return [reverse("api:public-standings", args=[slug]), reverse("web:standings", args=[slug]),
             reverse("web:standings_live", args=[slug]), reverse("web:tournament", args=[slug]),
-            reverse("api:public-tournament", args=[slug]), reverse("web:hall", args=[slug])]
+            reverse("api:public-tournament", args=[slug]), reverse("web:hall", args=[slug]),
+            reverse("api:public-rounds", args=[slug])]  # the rounds' JSON carries the live round's clock
 
 
 def results_addresses(slug: str) -> list[str]:
     """The event's index and results pages: the rounds' list, statistics and clubs (the rounds' list reads
     every round's boards: the costliest event page, measured), the entries' list and Follow my pair (its
     data is the public JSON, read by the browser)."""
-    return [reverse("web:rounds", args=[slug]), reverse("api:public-rounds", args=[slug]),
+    return [reverse("web:rounds", args=[slug]),
             reverse("web:stats", args=[slug]), reverse("web:clubs", args=[slug]),
             reverse("api:public-statistics", args=[slug]), reverse("web:public_entries", args=[slug]),
             reverse("web:follow", args=[slug])]

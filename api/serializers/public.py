@@ -11,6 +11,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from tournaments.models import Board, Entry, Game, Hand, Round, Tournament
+from tournaments.selectors.clock import OPEN_ROUND_STATUSES, round_clock
 from tournaments.selectors.public import entry_seats
 
 ENTRY_SCHEMA = {
@@ -57,11 +58,43 @@ class PublicTournamentSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
+CLOCK_SCHEMA = {
+    "oneOf": [{"type": "null"}, {
+        "type": "object", "required": ["ends_at", "ends_local", "time_zone", "time_called"],
+        "properties": {
+            "ends_at": {"type": "string", "format": "date-time", "description": "When time is called."},
+            "ends_local": {"type": "string", "description": "That time at the venue, HH:MM."},
+            "time_zone": {"type": "string", "description": "The venue's time zone."},
+            "time_called": {"type": "boolean", "description": "Time was called when this answer was made "
+                                                              "(the answer may be a published file: compare "
+                                                              "ends_at with the time now)."},
+        },
+    }],
+    "description": "The round's clock while it is in play (null: no time limit, or not in play). No seconds "
+                   "left: the answer is published as a file, so a reader counts down from ends_at.",
+}
+
+
+def round_clock_data(round_: Round) -> dict[str, Any] | None:
+    """A live round's clock as the public JSON gives it (``tournaments.selectors.clock.round_clock``)."""
+    if round_.ends_at is None or round_.status not in OPEN_ROUND_STATUSES:
+        return None
+    clock = round_clock(round_)
+    return {"ends_at": clock.ends_at.isoformat() if clock.ends_at else None, "ends_local": clock.ends_local,
+            "time_zone": clock.zone, "time_called": clock.time_called}
+
+
 class PublicRoundSerializer(serializers.ModelSerializer):
+    clock = serializers.SerializerMethodField()
+
     class Meta:
         model = Round
-        fields = ["number", "status", "match_format", "published_at", "closed_at"]
+        fields = ["number", "status", "match_format", "published_at", "closed_at", "clock"]
         read_only_fields = fields
+
+    @extend_schema_field(CLOCK_SCHEMA)
+    def get_clock(self, round_: Round) -> dict[str, Any] | None:
+        return round_clock_data(round_)
 
 
 RESULT_SOURCE_HELP = "Where the result comes from: hands (played), forfeit, bye or time_called."

@@ -37,7 +37,8 @@ TOURNAMENT = {"id": 1, "name": "Carnival Open", "slug": "carnival-open-2026", "v
               "pairing_system": "swiss", "match_format": {"kind": "first_to", "n": 2}, "team_format": None,
               "rounds_planned": 5, "tiebreaks": ["match_points", "wins", "bullseyes_won"]}
 ROUND = {"number": 3, "status": "in_play", "match_format": None, "published_at": "2026-02-14T13:00:00-04:00",
-         "closed_at": None}
+         "closed_at": None, "clock": {"ends_at": "2026-02-14T14:30:00-04:00", "ends_local": "14:30",
+                                      "time_zone": "America/Port_of_Spain", "time_called": False}}
 PAIR_A = {"entry": 12, "name": "Kenrick Baptiste & Ria Mohammed", "players": ["Kenrick Baptiste", "Ria Mohammed"],
           "club": "DMAFC"}
 PAIR_B = {"entry": 15, "name": "Anand Rampersad & Joel Pierre", "players": ["Anand Rampersad", "Joel Pierre"],

@@ -59,3 +59,14 @@ def test_unpublishing_withdraws_the_histories_that_only_it_showed(event: Any, pu
     assert club.exists() and player.exists()
     tournament_update(tournament=tournament, user=make_organiser(tournament), published=False)
     assert not club.exists() and not player.exists()
+
+
+def test_django_serves_a_published_history_from_its_file(event: Any, publish_root: Path, settings: Any) -> None:
+    settings.PUBLISH_SERVE = True  # make run's middleware (Caddy serves any path that has a file)
+    tournament, _round, _boards, entries = event
+    publish.publish_full(tournament.pk)
+    for address in (f"/clubs/{entries[0].pair.club_id}/", f"/players/{entries[0].pair.player_1_id}/"):
+        path = files.file_for(address, publish_root)
+        path.write_bytes(b"<p>from the file</p>")  # the middleware answers from the file, not the view
+        path.with_name(path.name + ".gz").unlink()
+        assert Client().get(address).content == b"<p>from the file</p>", address

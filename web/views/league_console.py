@@ -126,6 +126,23 @@ def _season_post(request: HttpRequest, season: Any) -> Errors | None:
         return attempt(request, lambda: leagues.fixture_create(
             round=_day(season, post), home=number(post, "home") or 0, away=number(post, "away"), user=user),
             "Fixture entered.")
+    if action == "match_day_update":
+        day = _day(season, post)
+        if day is None:
+            return {"all": "No such match day in this season.", "round": "a match day"}
+        typed = str(post.get("date", "")).strip()
+        if typed and date(post, "date") is None:
+            return {"all": "A date as YYYY-MM-DD.", "date": "a date"}
+        return attempt(request, lambda: leagues.match_day_update(
+            round=day, user=user, date=date(post, "date"), venue=post.get("venue", "")),
+            f"Match day {day.number} changed.")
+    if action == "division_update":
+        division = season.divisions.filter(pk=number(post, "division") or 0).first()
+        if division is None:
+            return {"all": "No such division in this season.", "division": "a division"}
+        return attempt(request, lambda: leagues.division_update(
+            division=division, user=user, name=post.get("name", ""), order=number(post, "order") or division.order,
+            boards=number(post, "boards"), race_target=number(post, "race_to")), "Division changed.")
     if action == "generate":
         return attempt(request, lambda: leagues.fixtures_generate(
             tournament=season, user=user, division=number(post, "division"), double=post.get("double") == "on",
@@ -172,6 +189,17 @@ def team_page(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
             roster_add_by_names(team=team, user=request.user, player_1=request.POST.get("player_1", ""),
                                 player_2=request.POST.get("player_2", ""))
 
+        if request.POST.get("action") == "team_update":
+            errors = attempt(request, lambda: leagues.team_update(
+                team=team, user=request.user, name=request.POST.get("name", ""),
+                division=number(request.POST, "division"), withdrawn=request.POST.get("withdrawn") == "on"),
+                "Team changed.")
+            if errors is None:
+                return HttpResponseRedirect(reverse("web:console_season_team", args=[slug, team.pk]))
+            return render(request, "console/leagues/team.html", {
+                "tournament": season, "team": team, "roster": reads.team_roster(team), "errors": errors,
+                "form": request.POST, "cnav": "season", "divisions": list(season.divisions.order_by("order", "id")),
+                "captain_names": ", ".join(u.get_username() for u in team.captains.all())}, status=400)
         if request.POST.get("action") == "captains":
             errors = attempt(request, lambda: team_captains_by_names(
                 team=team, user=request.user, usernames=request.POST.get("captains", "")), "Captains saved.")
@@ -185,5 +213,5 @@ def team_page(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
             return HttpResponseRedirect(reverse("web:console_season_team", args=[slug, team.pk]))
     return render(request, "console/leagues/team.html", {
         "tournament": season, "team": team, "roster": reads.team_roster(team), "errors": errors or {},
-        "form": request.POST, "cnav": "season",
+        "form": request.POST, "cnav": "season", "divisions": list(season.divisions.order_by("order", "id")),
         "captain_names": ", ".join(u.get_username() for u in team.captains.all())}, status=400 if errors else 200)

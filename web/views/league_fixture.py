@@ -79,6 +79,11 @@ def _post(request: HttpRequest, season: Tournament, match: TeamMatch) -> Errors 
         return attempt(request, lambda: leagues.lineup_substitute(
             team_match=match, team=number(post, "team") or 0, slot=(number(post, "slot") or 0) - 1,
             entry=number(post, "entry") or 0, user=user, reason=post.get("reason", "")), "Substitution recorded.")
+    if action == "void_deduction":
+        row = match.deductions.filter(pk=number(post, "deduction") or 0, voided=False).first()
+        if row is None:
+            return {"all": "No such deduction on this fixture."}
+        return attempt(request, lambda: leagues.deduction_void(deduction=row, user=user), "Deduction cancelled.")
     reason = post.get("reason", "")
     simple = {
         "postpone": (lambda: leagues.fixture_postpone(team_match=match, user=user, reason=reason), "Fixture postponed."),

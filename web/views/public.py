@@ -17,6 +17,7 @@ from tournaments import selectors
 from tournaments.formats import TIE_BREAKS
 from tournaments.models import Tournament
 from tournaments.selectors import final
+from tournaments.selectors.league_paper import paper_results
 from web import presenters, public_words
 from web.cache import cached_page
 from web.http import public_page
@@ -111,6 +112,7 @@ def _standings_context(request: HttpRequest, slug: str) -> dict[str, Any]:
         matches = presenters.team_matches(current, boards) if current and not ctx["finished"] else []
         ctx.update(
             club_table=selectors.club_standings(tournament, snapshot=snapshot),
+            paper_results=paper_results(tournament),
             team_matches=[m for m in matches if not m.is_bye],
             team_byes=[m for m in matches if m.is_bye],
             byes=[],  # a club's bye is a team match bye, shown with the team matches

@@ -26,6 +26,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from tests.web.factories import finish_board, make_round, make_snapshot, make_tournament
 from tournaments.models import Club, Pair, Player, Round, TournamentRole
 from tournaments.services.imports import PairsImportRefused, pairs_import
+from tournaments.services.people import club_update
 
 pytestmark = pytest.mark.django_db
 
@@ -124,8 +125,9 @@ def poisoned() -> Any:
     t = make_tournament(pairs=6)
     clubs = list(Club.objects.filter(pairs__entries__tournament=t).distinct())
     for i, club in enumerate(clubs):
-        club.name = FORMULAS[i % len(FORMULAS)] + f" club {i}"
-        club.save()
+        # Renamed through the service before any board, so the entries' recorded names take it too (a played
+        # event keeps the name it was played under: docs/leagues-model.md, "Club and player identity").
+        club_update(club=club, user=None, name=FORMULAS[i % len(FORMULAS)] + f" club {i}")
     for i, pair in enumerate(Pair.objects.filter(entries__tournament=t).order_by("pk")):
         pair.name = FORMULAS[i % len(FORMULAS)]
         pair.save()

@@ -17,6 +17,7 @@ from .views import (
     console,
     corrections,
     final,
+    identity,
     late_hands,
     league_console,
     league_fixture,
@@ -50,6 +51,9 @@ console_patterns = [
     path("", console.index, name="console"),
     path("new/", setup.event_wizard, name="console_new"),
     path("leagues/", league_console.leagues_index, name="console_leagues"),
+    path("clubs/", identity.clubs, name="console_clubs"),  # issue 15: club and player identity
+    path("clubs/<id:club_id>/", identity.club_page, name="console_club"),
+    path("players/<id:player_id>/", identity.player_page, name="console_player"),
     path("leagues/<slug:slug>/", league_console.league_page, name="console_league"),
     path("t/<slug:slug>/season/", league_console.season_page, name="console_season"),
     path("t/<slug:slug>/season/teams/<id:team_id>/", league_console.team_page, name="console_season_team"),

@@ -12,6 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from tournaments.formats import TeamKind
 from tournaments.models import Division, Entry, League, Team
 from tournaments.selectors.league_console import user_leagues
 from tournaments.services import leagues
@@ -44,7 +45,7 @@ from .scoping import TournamentScopedMixin, get_or_404, organiser_object
 TAGS = ["leagues"]
 LEAGUE = {"id": 2, "name": "North League", "slug": "north-league", "owner": 4,
           "seasons": [{"id": 5, "name": "North League 2026", "slug": "north-league-2026", "season": "2026", "league": 2}]}
-DIVISION = {"id": 3, "name": "Premier", "order": 1, "boards": None, "race_target": 18, "cross_overall_only": True}
+DIVISION = dict(id=3, name="Premier", order=1, boards=None, race_target=18, cross_overall_only=True)
 TEAM = {"id": 7, "name": "Couva Jacks", "club": "Couva All Fours Club", "division": 3, "seed": None, "withdrawn": False,
         "captains": ["ravi"]}
 
@@ -92,7 +93,7 @@ class LeagueSeasonsView(APIView):
         data = body.validated_data
         season = leagues.season_create(
             league=league, user=organiser_user(request), name=data["name"], slug=_slug(data.get("slug", ""), data["name"]),
-            season=data["season"], team_format={"boards": data["boards"], "kind": "first_to_total", "n": data["race_to"]})
+            season=data["season"], team_format={"boards": data["boards"], "kind": TeamKind.FIRST_TO_TOTAL.value, "n": data["race_to"]})
         return Response(SeasonSummarySerializer(season).data, status=status.HTTP_201_CREATED)
 
 
@@ -101,7 +102,7 @@ class SeasonDivisionsView(TournamentScopedMixin, APIView):
 
     @extend_schema(operation_id="season_division_create", tags=TAGS, summary="A division of the season",
                    request=DivisionCreateSerializer, responses={201: DivisionSerializer, **error_responses(400, 403, 404)},
-                   examples=[OpenApiExample("Division", value={"name": "Premier", "race_target": 18}, request_only=True),
+                   examples=[OpenApiExample("Division", value=dict(name="Premier", race_target=18), request_only=True),
                              OpenApiExample("Created", value=DIVISION, response_only=True)])
     def post(self, request: Request, tournament_pk: int) -> Response:
         body = DivisionCreateSerializer(data=request.data)

@@ -13,7 +13,18 @@ from tests.tournaments.factories import make_entries, make_round, make_tournamen
 from tests.tournaments.leagues_helpers import make_season, make_team
 from tournaments import selectors
 from tournaments.errors import Conflict, NotAllowed, ValidationFailed
-from tournaments.models import AuditEvent, Club, ClubAlias, Entry, Pair, Player, PlayerAlias, Team, TeamMatch
+from tournaments.models import (
+    AuditEvent,
+    Board,
+    Club,
+    ClubAlias,
+    Entry,
+    Pair,
+    Player,
+    PlayerAlias,
+    Team,
+    TeamMatch,
+)
 from tournaments.selectors.history import club_history, player_history, team_history
 from tournaments.services import club_create, club_update, pair_create, player_create
 from tournaments.services.identity import club_merge, player_merge
@@ -58,10 +69,13 @@ def test_a_rename_keeps_the_played_name_on_standings_and_pairings(client):
     rows = selectors.standings(past).rows
     assert "Couva AFC" in [r.club for r in rows] and "Couva All Fours Club" not in [r.club for r in rows]
     assert "Couva AFC" in [r.name for r in selectors.club_standings(past).rows]
-    for name in ("standings", "pairings"):
-        args = [past.slug, 1] if name == "pairings" else [past.slug]
+    board = Board.objects.get(round__tournament=past)
+    for name, args in (("standings", [past.slug]), ("pairings", [past.slug, 1]), ("board", [past.slug, board.pk])):
         body = client.get(reverse(f"web:{name}", args=args)).content.decode()
         assert "Couva AFC" in body and "Couva All Fours Club" not in body, name
+    for read in ("rounds/1/", "standings/", f"boards/{board.pk}/"):
+        data = str(client.get(f"/api/v1/public/tournaments/{past.slug}/{read}").json())
+        assert "Couva AFC" in data and "Couva All Fours Club" not in data, read
 
 
 def test_the_migration_backfill_and_a_new_entry_record_the_name_now():

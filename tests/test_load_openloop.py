@@ -177,3 +177,39 @@ def test_the_day_plan_asks_the_intended_rates():
     assert polls == pytest.approx(rates["tablet board polls"], rel=0.01)
     assert 3 * hands == pytest.approx(rates["tablet hands (preview + hand + read)"], rel=0.15)
     assert views == pytest.approx(rates["viewers"], rel=0.05)
+
+
+def test_a_phone_has_one_request_out_at_a_time_as_live_js_polls():
+    """A send planned while the last is out waits for it (latency from its plan); one more is never sent."""
+
+    class SlowPool:
+        def __init__(self) -> None:
+            self.sent: list[str] = []
+            self.gate = asyncio.Event()
+
+        async def request(self, method, path, headers=None, body=None):
+            self.sent.append(path)
+            await self.gate.wait()
+            from benchmarks.load.openloop import Answer
+
+            return Answer(200, {"etag": '"1"'}, b"x", 10)
+
+    async def scenario() -> tuple[list[str], Recorder]:
+        pool, recorder = SlowPool(), Recorder()
+        recorder.window = (0.0, 1e12)
+        viewer = national.Viewer(1, national.page_chooser("x", 1, [7]), seed=3)
+        now = asyncio.get_running_loop().time
+        first = asyncio.ensure_future(viewer.act(pool, recorder, now()))  # the page load
+        await asyncio.sleep(0)
+        await viewer.act(pool, recorder, now())  # waits for the first
+        await viewer.act(pool, recorder, now())  # dropped: one is already waiting
+        assert pool.sent == [viewer.page]
+        pool.gate.set()
+        await first
+        return pool.sent, recorder
+
+    sent, recorder = asyncio.run(scenario())
+    assert len(sent) == 2 and sent[1].endswith("live/")
+    series = recorder.classes["viewer"]
+    assert series.planned == 3 and len(series.latency) == 2
+    assert series.summary(1.0)["achieved_per_s"] == 2.0

@@ -108,6 +108,7 @@ class Scorer:
         self.hands: list[dict[str, Any]] = []  # the current game's simulated hands still to send
         self.lock = asyncio.Lock()
         self.done = False  # the match is decided: no more hands this round
+        self.polling = False  # a board read of the 10-second tick is still out
         self.hands_acked = 0
 
     # ---- requests ------------------------------------------------------------------------------------
@@ -213,8 +214,16 @@ class Scorer:
                 self.freshness.confirmed(confirmed_at, entries)
 
     async def poll(self, planned: float) -> None:
-        if not self.lock.locked():  # tablet.js skips a tick while it is sending (flush) or reading
+        """tablet.js skips a tick while it is sending (flush) or still reading (``refreshing``): such a tick
+        counts as planned and never achieved, so a slow server shows as achieved < intended."""
+        if self.lock.locked() or self.polling:
+            self.recorder.plan("tablet", "tablet_board (tick skipped: still busy)", planned)
+            return
+        self.polling = True
+        try:
             await self.get_board(planned)
+        finally:
+            self.polling = False
 
 
 class Viewer:
@@ -229,11 +238,32 @@ class Viewer:
         self.kind, self.page, self.live, self.interval = pages(self.rng)
         self.etag = ""
         self.loaded = False
+        self.busy = False  # a request of this phone is still out
+        self.waiting: float | None = None  # the planned time of the one poll waiting for it
 
     def gap(self) -> float:
         return self.interval
 
     async def act(self, pool: Pool, recorder: Recorder, planned: float) -> None:
+        """live.js polls one request at a time (the next is scheduled once the last answered): a send planned
+        while one is out waits for it (its latency still counts from its plan); a second one planned
+        meanwhile is never sent (planned, not achieved), so a phone never has more than one request out."""
+        if self.busy:
+            if self.waiting is None:
+                self.waiting = planned
+            else:
+                recorder.plan("viewer", f"live {self.kind} (not sent: the last still out)", planned)
+            return
+        self.busy = True
+        try:
+            await self.send(pool, recorder, planned)
+            while self.waiting is not None:
+                planned, self.waiting = self.waiting, None
+                await self.send(pool, recorder, planned)
+        finally:
+            self.busy = False
+
+    async def send(self, pool: Pool, recorder: Recorder, planned: float) -> None:
         if not self.loaded or self.rng.random() < self.interval / DWELL:
             if self.loaded:
                 self.kind, self.page, self.live, self.interval = self.pages(self.rng)

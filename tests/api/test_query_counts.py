@@ -38,3 +38,70 @@ def test_hand_submission_and_replay_query_budget(api: Any, world: World) -> None
         again = post(api, world, path, {"game": 1, "number": 2, "hand": hands[1]}, idem=k)
     assert again.status_code == 201
     assert len(statements(replay)) <= 2, statements(replay)  # device, stored answer
+
+
+# ---- the public reads a published render makes (docs/adr/0013): as many queries at 2N pairs as at N -------
+
+
+def _public_event(pairs: int) -> dict[str, str]:
+    """A published event of ``pairs`` pairs in four clubs: two closed rounds with results, one in play with
+    one game started (the rest not started: boards without games); the addresses a render reads."""
+    from tests.tournaments.factories import make_tournament, seat, win_game
+    from tournaments.models import Board, Club, Entry, Pair, Player, Round, Tournament
+    from tournaments.services.standings import tournament_standings_recompute
+
+    tournament = make_tournament()
+    clubs = [Club.objects.create(name=f"Club {tournament.pk}-{i}") for i in range(4)]
+    players = Player.objects.bulk_create([Player(name=f"P{i} of {tournament.pk}") for i in range(2 * pairs)])
+    made = Pair.objects.bulk_create([Pair(player_1=players[2 * i], player_2=players[2 * i + 1], club=clubs[i % 4],
+                                          seed=i + 1) for i in range(pairs)])
+    ids = [e.pk for e in Entry.objects.bulk_create([Entry(tournament=tournament, pair=p, seed=p.seed) for p in made])]
+    for number in (1, 2, 3):
+        round_ = Round.objects.create(tournament=tournament, number=number, status="in_play" if number == 3 else "closed")
+        order = ids[number - 1:] + ids[:number - 1]
+        Board.objects.bulk_create([
+            Board(round=round_, table=t // 2 + 1, pair_a_id=order[t], pair_b_id=order[t + 1], decided=number < 3,
+                  winner=0 if number < 3 else None, bullseyes_a=2 if number < 3 else 0, all_confirmed=number < 3)
+            for t in range(0, pairs - 1, 2)])
+    live = Board.objects.filter(round__number=3, round__tournament=tournament).order_by("table").first()
+    assert live is not None
+    win_game(seat(live), 0)
+    Tournament.objects.filter(pk=tournament.pk).update(published=True, status="running")
+    tournament_standings_recompute(tournament_id=tournament.pk)
+    slug, entry, api = tournament.slug, ids[0], f"/api/v1/public/tournaments/{tournament.slug}"
+    club, player = made[0].club_id, players[0].pk
+    return {
+        "home": f"/t/{slug}/", "standings": f"/t/{slug}/standings/", "standings_live": f"/t/{slug}/standings/live/",
+        "standings_json": f"{api}/standings/", "hall": f"/t/{slug}/hall/", "rounds": f"/t/{slug}/rounds/",
+        "rounds_json": f"{api}/rounds/", "pairings": f"/t/{slug}/rounds/3/", "pairings_live": f"/t/{slug}/rounds/3/live/",
+        "round_json": f"{api}/rounds/3/", "board": f"/t/{slug}/boards/{live.pk}/", "scorecard_json": f"{api}/boards/{live.pk}/",
+        "pair": f"/t/{slug}/pairs/{entry}/", "clubs": f"/t/{slug}/clubs/", "club": f"/t/{slug}/clubs/{club}/",
+        "stats": f"/t/{slug}/stats/", "entries": f"/t/{slug}/entries/", "follow": f"/t/{slug}/follow/",
+        "club_history": f"/clubs/{club}/", "player_history": f"/players/{player}/",
+    }
+
+
+def _render_counts(addresses: dict[str, str]) -> dict[str, int]:
+    from publishing.render import render
+
+    counts = {}
+    for name, address in addresses.items():
+        with CaptureQueriesContext(connection) as queries:
+            assert render(address) is not None, address
+        counts[name] = len(statements(queries))
+    return counts
+
+
+#: The most queries a published render of each page may make (any field size); measured at 2026-12-01.
+PUBLIC_BUDGET = {"home": 8, "standings": 8, "standings_live": 8, "standings_json": 5, "hall": 8, "rounds": 12,
+                 "rounds_json": 2, "pairings": 7, "pairings_live": 7, "round_json": 6, "board": 10, "scorecard_json": 4,
+                 "pair": 8, "clubs": 6, "club": 8, "stats": 4, "entries": 3, "follow": 3, "club_history": 4,
+                 "player_history": 4}
+
+
+def test_public_renders_make_as_many_queries_at_2n_pairs_as_at_n(db: Any) -> None:
+    small = _render_counts(_public_event(8))
+    large = _render_counts(_public_event(16))
+    assert large == small, {k: (small[k], large[k]) for k in small if small[k] != large[k]}
+    over = {k: (v, PUBLIC_BUDGET[k]) for k, v in large.items() if v > PUBLIC_BUDGET[k]}
+    assert not over, f"{over} {large}"

@@ -118,7 +118,10 @@ def _live_games() -> Prefetch[Game]:
 
 
 def summarise(board: Board, entries: Mapping[int, Entry]) -> BoardSummary:
-    games: list[Game] = getattr(board, "live_games", None) or list(board.games.exclude(status=Game.Status.VOIDED))
+    # prefetched (``_live_games``) even when empty: a board not started has no games, and asking again would
+    # cost a query per board (the public pages list every board)
+    prefetched: list[Game] | None = getattr(board, "live_games", None)
+    games = prefetched if prefetched is not None else list(board.games.exclude(status=Game.Status.VOIDED))
     won = [0, 0]
     confirmed = [0, 0]
     finished = n_confirmed = hands = 0

@@ -229,10 +229,12 @@ class Walk:
             tablet.ctx.set_offline(False)
             tablet.offline = False
         code = retry_locked(pairing_code, self.event, table)
-        tablet.page.goto(f"{self.url}/tablet/pair/{code}")
+        # The pairing page pairs as it opens and replaces itself with /tablet/: its own "load" may never come
+        # (a slow machine saw a 10 s timeout on it), so the walk waits for the response only, then for /tablet/.
+        tablet.page.goto(f"{self.url}/tablet/pair/{code}", wait_until="commit")
         # On failure the pairing page says why (a finished event, a server that is down); the checks judge it.
         with contextlib.suppress(Exception):
-            tablet.page.wait_for_url("**/tablet/", timeout=1500)
+            tablet.page.wait_for_url("**/tablet/", timeout=5000)
 
     def do(self, action: dict[str, Any]) -> None:
         self.log.append({"step": self.step, **action})

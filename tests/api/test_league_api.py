@@ -110,3 +110,32 @@ def test_a_captain_enters_totals_and_the_other_confirms(season):
     assert other.status_code == 403
     done = client_of(cap_b).post(f"/api/v1/fixtures/{match.pk}/confirm/")
     assert done.status_code == 200 and done.json()["confirmed"] is True
+
+
+def test_a_paired_tablet_cannot_enter_or_confirm_a_paper_result(season):
+    """A tablet's token is not a person: the services read a missing user as the system (no permission
+    check), so the paper-result endpoints must refuse a tablet before any service runs."""
+    import secrets
+
+    from tournaments.models import Device
+    from tournaments.services.devices import digest
+
+    t, user = season
+    match, home, away = _fixture(t, user)
+    for team in (home, away):
+        lineup_set(team_match=match, team=team, entries=list(team.roster.values_list("pk", flat=True))[:2], user=user)
+    board = match.boards.order_by("slot").first()
+    token = secrets.token_urlsafe(24)
+    Device.objects.create(tournament=t, table=board.table, token_digest=digest(token), token_prefix=token[:8])
+    tablet = APIClient()
+    tablet.credentials(HTTP_AUTHORIZATION=f"Device {token}")
+    assert tablet.get("/api/v1/tablet/board/").status_code != 401  # a real, paired tablet (its token is known)
+    answers = [
+        tablet.post(f"/api/v1/fixtures/{match.pk}/paper-games/", {"board": board.pk, "score": [14, 9],
+                                                                  "hang_jacks": [1, 0]}, format="json"),
+        tablet.post(f"/api/v1/fixtures/{match.pk}/totals/", {"games": [17, 9], "hang_jacks": [0, 0]}, format="json"),
+        tablet.post(f"/api/v1/fixtures/{match.pk}/confirm/", format="json"),
+    ]
+    assert [a.status_code for a in answers] == [403, 403, 403], [a.content for a in answers]
+    match.refresh_from_db()
+    assert not match.boards.filter(games__result_source="paper_game").exists() and match.result_source != "match_totals"

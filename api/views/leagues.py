@@ -11,7 +11,6 @@ from typing import Any
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import status
 from rest_framework.parsers import FormParser, MultiPartParser
-from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -22,7 +21,7 @@ from tournaments.services import leagues
 from tournaments.services.import_preview import MAX_BYTES
 from tournaments.services.league_import import season_import
 
-from ..permissions import IsOrganiser, organiser_user
+from ..permissions import IsOrganiser, IsSignedIn, organiser_user
 from ..schema import error_responses
 from ..serializers.leagues import (
     FixtureCreateSerializer,
@@ -120,7 +119,7 @@ class SeasonFixturesView(TournamentScopedMixin, APIView):
 
 
 class PaperGameView(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [IsSignedIn]  # a person (organiser or captain), never a tablet
 
     @extend_schema(operation_id="fixture_paper_game", tags=["leagues"],
                    summary="A board's next game from a chalk sheet (the organiser's counts at once; a captain's waits "
@@ -144,7 +143,7 @@ class PaperGameView(APIView):
 
 
 class MatchTotalsView(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [IsSignedIn]  # a person (organiser or captain), never a tablet
 
     @extend_schema(operation_id="fixture_match_totals", tags=["leagues"],
                    summary="A fixture known only by its totals: games and hang jacks per team (checked by the engine's "
@@ -163,7 +162,7 @@ class MatchTotalsView(APIView):
 
 
 class FixtureConfirmView(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [IsSignedIn]  # a person (organiser or captain), never a tablet
 
     @extend_schema(operation_id="fixture_confirm", tags=["leagues"],
                    summary="The other captain's (or the organiser's) word on a result a captain entered",

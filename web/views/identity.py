@@ -37,23 +37,15 @@ def club_page(request: HttpRequest, club_id: int) -> HttpResponse:
     if club is None:
         raise Http404("No such club of yours")
     candidates = reads.club_merge_candidates(club)
-    errors: Errors | None = None
     here = reverse("web:console_club", args=[club.pk])
-    if request.method == "POST":
-        action = request.POST.get("action")
-        if action == "rename":
-            name = request.POST.get("name", "")
-            errors = attempt(request, lambda: club_update(club=club, user=request.user, name=name),
-                             f"Renamed {club.name} to {name.strip()}: events already played keep {club.name}.")
-        elif action == "merge":
-            variant = _pick(candidates, request.POST.get("variant", ""))
-            if variant is None:
-                errors = {"all": "Choose the club to merge into this one.", "variant": "Choose a club."}
-            else:
-                errors = attempt(request, lambda: club_merge(keep=club, variant=variant, user=request.user),
-                                 f"{variant.name} merged into {club.name}; its name is kept as an alias.")
-        if errors is None:
-            return HttpResponseRedirect(here)
+    errors = _rename_or_merge(
+        request, candidates, what="club",
+        rename=lambda name: (lambda: club_update(club=club, user=request.user, name=name),
+                             f"Renamed {club.name} to {name.strip()}: events already played keep {club.name}."),
+        merge=lambda variant: (lambda: club_merge(keep=club, variant=variant, user=request.user),
+                               f"{variant.name} merged into {club.name}; its name is kept as an alias."))
+    if request.method == "POST" and errors is None:
+        return HttpResponseRedirect(here)
     variant = _pick(candidates, request.GET.get("variant", ""))
     return render(request, "console/identity/club.html", {
         "club": club, "errors": errors or {}, "candidates": candidates, "variant": variant,
@@ -69,26 +61,34 @@ def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
     if player is None:
         raise Http404("No such player of yours")
     candidates = reads.player_merge_candidates(player)
-    errors: Errors | None = None
     here = reverse("web:console_player", args=[player.pk])
-    if request.method == "POST":
-        action = request.POST.get("action")
-        if action == "rename":
-            name = request.POST.get("name", "")
-            errors = attempt(request, lambda: player_update(player=player, user=request.user, name=name),
-                             f"Renamed {player.name} to {name.strip()}.")
-        elif action == "merge":
-            variant = _pick(candidates, request.POST.get("variant", ""))
-            if variant is None:
-                errors = {"all": "Choose the player to merge into this one.", "variant": "Choose a player."}
-            else:
-                errors = attempt(request, lambda: player_merge(keep=player, variant=variant, user=request.user),
-                                 f"{variant.name} merged into {player.name}; the name is kept as an alias.")
-        if errors is None:
-            return HttpResponseRedirect(here)
+    errors = _rename_or_merge(
+        request, candidates, what="player",
+        rename=lambda name: (lambda: player_update(player=player, user=request.user, name=name),
+                             f"Renamed {player.name} to {name.strip()}."),
+        merge=lambda variant: (lambda: player_merge(keep=player, variant=variant, user=request.user),
+                               f"{variant.name} merged into {player.name}; the name is kept as an alias."))
+    if request.method == "POST" and errors is None:
+        return HttpResponseRedirect(here)
     variant = _pick(candidates, request.GET.get("variant", ""))
     return render(request, "console/identity/player.html", {
         "player": player, "errors": errors or {}, "candidates": candidates, "variant": variant,
         "preview": reads.player_merge_preview(variant.pk) if variant else None,
         "aliases": reads.player_aliases(player), "history": history.player_history(player),
     })
+
+
+def _rename_or_merge(request: HttpRequest, candidates: Any, *, what: str, rename: Any, merge: Any) -> Errors | None:
+    """A club's or player's page posts a rename or a merge: run the service the action names (``rename(name)``
+    and ``merge(variant)`` give the call and its success message); None when nothing was refused."""
+    if request.method != "POST":
+        return None
+    action = request.POST.get("action")
+    if action == "rename":
+        return attempt(request, *rename(request.POST.get("name", "")))
+    if action == "merge":
+        variant = _pick(candidates, request.POST.get("variant", ""))
+        if variant is None:
+            return {"all": f"Choose the {what} to merge into this one.", "variant": f"Choose a {what}."}
+        return attempt(request, *merge(variant))
+    return None

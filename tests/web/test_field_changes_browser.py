@@ -201,7 +201,7 @@ def test_the_field_changes_during_a_six_pair_swiss(live_server):
         assert page.inner_text("#forfeit-h") == "Forfeit"
         assert f"Forfeit: {name[leaver]} left during play" in page.inner_text("#forfeit")
         page.goto(f"{public}/rounds/1/")
-        row = page.locator("tr", has=page.get_by_role("link", name="Table 2 scorecard"))
+        row = page.locator("li.tbl", has=page.get_by_role("link", name="Table 2 scorecard"))
         assert f"Forfeit: {name[leaver]} left during play" in row.inner_text() and "forfeit" in row.inner_text()
         shot(page, "public-pairings-forfeit")
         page.goto(f"{public}/boards/{walkout.pk}/")

@@ -94,7 +94,8 @@ def test_a_team_board_says_which_team_match_it_belongs_to(client, league):
 
 def test_club_team_fragments_cost_a_bounded_number_of_queries(client, league, django_assert_max_num_queries):
     t = league["tournament"]
-    # 15 since the league and identity work of 2026-12-01 (one query more, constant in the field; not yet traced).
+    # 15: the 15th (traced 2026-12-01) is the clubs' names as entered for this event (Entry.club_name, the
+    # identity work: a club renamed later keeps its name of the day here), one query whatever the field.
     with django_assert_max_num_queries(15):
         assert client.get(reverse("web:standings_live", args=[t.slug])).status_code == 200
     with django_assert_max_num_queries(15):

@@ -201,6 +201,7 @@ class _Exporter:
             "id": self.ids.get("entry", e.pk), "pair": self.ids.get("pair", e.pair_id), "seed": e.seed,
             "withdrawn": e.withdrawn, "withdrawn_from": e.withdrawn_from, "joins_from": e.joins_from,
             "tags": list(e.tags or []), "fee_paid": e.fee_paid, "club": self.ids.get("club", e.club_id),
+            "club_name": e.club_name,
             "player_1": self.ids.get("player", e.player_1_id), "player_2": self.ids.get("player", e.player_2_id),
             "team": self.ids.get("team", e.team_id),
             "substitutions": [{"round_from": s.round_from, "out_player": self.ids.get("player", s.out_player_id),

@@ -209,10 +209,14 @@ class _Importer:
     def _entries(self, t: Tournament) -> None:
         rows = self.doc["entries"]
         player = self.ids["player"].get
+        # The club's name of the day (``club_name``); an archive without it (older) or with it empty: the name
+        # the archive gives the club, i.e. its name when exported.
+        club_names = {c["id"]: c["name"].strip() for c in self.doc["people"]["clubs"]}
         made = Entry.objects.bulk_create([Entry(
             tournament=t, pair_id=self.ids["pair"][e["pair"]], seed=e.get("seed"), withdrawn=e.get("withdrawn", False),
             withdrawn_from=e.get("withdrawn_from"), joins_from=e.get("joins_from"), tags=e.get("tags", []),
             fee_paid=e.get("fee_paid", False), club_id=self.ids["club"].get(e.get("club")),
+            club_name=e.get("club_name") or club_names.get(e.get("club"), ""),
             player_1_id=player(e.get("player_1")), player_2_id=player(e.get("player_2")),
             team_id=self.ids["team"].get(e.get("team")),
             substitutions_count=len(e.get("substitutions", []))) for e in rows])

@@ -14,6 +14,7 @@ from .._common import is_organiser, require_organiser
 from ..errors import NotAllowed, NotFound, ValidationFailed
 from ..outbox import outbox_enqueue
 from ..publication import public_change
+from ..system import is_system
 
 STANDINGS_TASK = "tournaments.tasks.standings_recompute"
 
@@ -87,9 +88,9 @@ def next_table(round_: Round) -> int:
 
 def entered_as(user: Actor, team_match: TeamMatch) -> str:
     """The capacity in which ``user`` types a fixture's result: the organiser (or co-organiser, staff), else
-    a captain of one of its teams; 403 ``not_captain`` otherwise."""
+    a captain of one of its teams; 403 ``not_captain`` otherwise (``None`` too: only ``SYSTEM`` is the system)."""
     tournament_id = team_match.round.tournament_id
-    if user is None or is_organiser(user, tournament_id):
+    if is_system(user) or is_organiser(user, tournament_id):
         return EnteredAs.ORGANISER
     user_id = getattr(user, "pk", None)
     for as_, team_id in ((EnteredAs.CAPTAIN_A, team_match.team_a_id), (EnteredAs.CAPTAIN_B, team_match.team_b_id)):
@@ -110,8 +111,9 @@ def may_confirm(user: Actor, team_match: TeamMatch, entered: str) -> str:
 
 
 def organiser(user: Actor, tournament: Tournament) -> None:
-    """403 unless ``user`` runs the season (``None``: the system, as in the other services)."""
-    if user is not None:
+    """403 unless ``user`` runs the season or is ``system.SYSTEM``; ``None`` is refused (``not_organiser``):
+    a caller that acts as the system says so."""
+    if not is_system(user):
         require_organiser(user, tournament.pk)
 
 

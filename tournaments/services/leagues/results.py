@@ -21,6 +21,7 @@ from .._common import actor, is_organiser
 from ..audit import audit_record
 from ..boards import board_after_change, tournament_rules_dict
 from ..errors import Conflict, NotAllowed, NotFound, ValidationFailed
+from ..system import is_system
 from ._base import describe_fixture, entered_as, fixture_or_404, may_confirm, standings_changed, whole_pair
 from .plausible import check_game, check_match
 
@@ -36,11 +37,12 @@ def _board_for_paper(board: Board | int) -> Board:
 
 
 def _capacity(user: Actor, board: Board) -> str:
-    """Organiser, or a captain of the board's fixture (403 ``not_captain`` / ``not_organiser``)."""
+    """Organiser (or ``SYSTEM``), or a captain of the board's fixture (403 ``not_captain`` / ``not_organiser``;
+    ``None`` is refused)."""
     if board.team_match is not None:
         board.team_match.round = board.round
         return entered_as(user, board.team_match)
-    if user is None or is_organiser(user, board.round.tournament_id):
+    if is_system(user) or is_organiser(user, board.round.tournament_id):
         return EnteredAs.ORGANISER
     raise NotAllowed("not_organiser", "Only the organiser enters this board's games from paper.")
 

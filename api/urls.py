@@ -18,6 +18,7 @@ from .views import (
     devices,
     field_changes,
     final,
+    identity,
     late_hands,
     league_fixtures,
     league_setup,
@@ -65,6 +66,12 @@ tablet_urls = [
 
 organiser_urls = [
     path("", include(router.urls)),
+    path("clubs/<id:pk>/aliases/", identity.ClubAliasesView.as_view(), name="club-aliases"),
+    path("clubs/<id:pk>/rename/", identity.ClubRenameView.as_view(), name="club-rename"),
+    path("clubs/<id:pk>/merge/", identity.ClubMergeView.as_view(), name="club-merge"),
+    path("players/<id:pk>/aliases/", identity.PlayerAliasesView.as_view(), name="player-aliases"),
+    path("players/<id:pk>/rename/", identity.PlayerRenameView.as_view(), name="player-rename"),
+    path("players/<id:pk>/merge/", identity.PlayerMergeView.as_view(), name="player-merge"),
     path("tournaments/<id:tournament_pk>/entries/import/preview/", registration.ImportPreviewView.as_view(),
          name="entries-import-preview"),
     path("tournaments/<id:tournament_pk>/entries/import/check/", registration.ImportCheckView.as_view(),

@@ -190,15 +190,29 @@ def _pair_candidates(rows: Sequence[Mapping[str, Any]], entries: Mapping[int, En
     return out
 
 
-def _club_candidates(rows: Sequence[Mapping[str, Any]]) -> list[Candidate]:
+def _played_as(entries: Mapping[int, Entry]) -> dict[int, str]:
+    """Each club's name in this event: the name recorded on its first entry (``Entry.club_label``), so a
+    club renamed since takes its prize under the name it played under."""
+    names: dict[int, str] = {}
+    for entry in sorted(entries.values(), key=lambda e: e.pk):
+        club_id = entry.club_id if entry.club_id is not None else entry.pair.club_id
+        if club_id is not None and entry.club_label:
+            names.setdefault(club_id, entry.club_label)
+    return names
+
+
+def _club_candidates(rows: Sequence[Mapping[str, Any]], entries: Mapping[int, Entry]) -> list[Candidate]:
     ids = [r.get("club_id", r.get("entrant_id")) for r in rows]
-    clubs = Club.objects.in_bulk([i for i in ids if isinstance(i, int)])
+    played_as = _played_as(entries)
+    missing = [i for i in ids if isinstance(i, int) and i not in played_as]
+    clubs = Club.objects.in_bulk(missing) if missing else {}
     out = []
     for row, club_id in zip(rows, ids, strict=True):
         if not isinstance(club_id, int):
             continue
         club = clubs.get(club_id)
-        out.append(Candidate("club", club_id, club.name if club else str(row.get("name") or f"Club {club_id}"),
+        name = played_as.get(club_id) or (club.name if club else str(row.get("name") or f"Club {club_id}"))
+        out.append(Candidate("club", club_id, name,
                              ("rank", row.get("rank")), _row_detail(row)))
     return out
 
@@ -263,10 +277,10 @@ class _Settler:
         category = prize.category
         order = [eid for eid in (_row_entry_id(r) for r in self.rows) if eid is not None]
         if category == Prize.Category.PLACE:
-            found = (_club_candidates(self.club_rows) if self.tournament.is_club_teams
+            found = (_club_candidates(self.club_rows, self.entries) if self.tournament.is_club_teams
                      else _pair_candidates(self.rows, self.entries))
         elif category == Prize.Category.BEST_CLUB:
-            found = _club_candidates(self.club_rows)
+            found = _club_candidates(self.club_rows, self.entries)
         elif category == Prize.Category.TAG:
             found = _pair_candidates(self.rows, self.entries, tag=prize.tag)
         elif category == Prize.Category.MOST_HANG_JACKS:

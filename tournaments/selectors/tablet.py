@@ -38,7 +38,7 @@ def _pair(entry: Entry | None, side: int, number: int) -> dict[str, Any] | None:
     return {
         "entry": entry.pk,
         "name": pair.display_name,
-        "club": pair.club.name if pair.club_id else None,
+        "club": entry.club_label or None,  # the name played under (a later rename does not reach it)
         "players": players,
         "side": side,
         "seats": [side, side + 2],

@@ -11,7 +11,14 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import QuerySet
-from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_view
+from django.http import HttpResponse
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_view,
+)
 from rest_framework import generics, status
 from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.request import Request
@@ -30,6 +37,7 @@ from tournaments.services import (
     hand_undo,
 )
 
+from ..etag import board_etag, etag_matches
 from ..filters import HandFilter
 from ..idempotency import IdempotentWriteMixin, idempotent_response
 from ..permissions import IsTablet, tablet_device
@@ -122,8 +130,11 @@ class CurrentBoardView(APIView):
         operation_id="tablet_board",
         tags=["tablet"],
         summary="The tablet's current board: pairs, sides, seats, rules, current game, score, next dealer, "
-                "hands so far (404 `no_current_board` between rounds)",
-        responses={200: BoardStateSerializer},
+                "hands so far (404 `no_current_board` between rounds); conditional: send the last ETag in "
+                "If-None-Match and an unchanged board is a 304 with no body",
+        parameters=[OpenApiParameter("If-None-Match", str, OpenApiParameter.HEADER, required=False,
+                                     description="The ETag of the board state the tablet shows")],
+        responses={200: BoardStateSerializer, 304: OpenApiResponse(description="The board is unchanged")},
         examples=[OpenApiExample("Board", value=BOARD_STATE, response_only=True)],
     )
     def get(self, request: Request) -> Response:
@@ -131,7 +142,17 @@ class CurrentBoardView(APIView):
         board = board_for_table(tournament=device.tournament, table=device.table)
         if board is None:
             raise NotFound("No board at this table in a published round yet.", code="no_current_board")
-        return Response(board_state(board))
+        # The tag comes from a cheap version read, taken before the state: a change landing in between gives
+        # an older tag with a newer body, and the next poll is a full read again (never the other way).
+        etag = board_etag(board)
+        if etag_matches(request.META.get("HTTP_IF_NONE_MATCH", ""), etag):
+            response: HttpResponse | Response = HttpResponse(status=304)
+        else:
+            response = Response(board_state(board))
+        response["ETag"] = etag
+        response["Cache-Control"] = "private, no-cache"
+        response["Vary"] = "Authorization"
+        return response
 
 
 class SeatingView(_TabletWrite):

@@ -1,6 +1,8 @@
 /* The card picker: a card-by-card hand entered by tapping cards, shared by the scoring tablet
  * (static/js/tablet.js) and the console's correction of a card-by-card hand (static/js/console-cards.js).
  *
+ * window.HangJackDom.h(tag, attrs, kids) is the one DOM-building helper of the tablet and this picker
+ * (tablet.js reuses it; this file loads first on both pages, so no page needs a third script).
  * window.HangJackCards gives the card helpers (cardText, legalCards, trickWinner, trickState) and
  * renderPlay(box, opts), which draws the two steps of a card-by-card hand into ``box``:
  *   1. the deal: for each seat the cards it held (the deal's six, then each run's cards), one seat at a
@@ -22,6 +24,8 @@
   var VALUE = { A: 14, K: 13, Q: 12, J: 11, "10": 10, "9": 9, "8": 8, "7": 7, "6": 6, "5": 5, "4": 4, "3": 3, "2": 2 };
   var POINTS = { "10": 10, A: 4, K: 3, Q: 2, J: 1 };
 
+  /* h("p", {text: "…", "class": "x", onclick: fn, disabled: true}, [child, "text"]): an element; a null,
+   * undefined or false attribute is left out, true is an empty attribute, "on…" adds a listener. */
   function h(tag, attrs, kids) {
     var el = document.createElement(tag);
     Object.keys(attrs || {}).forEach(function (k) {
@@ -171,6 +175,7 @@
     box.appendChild(mkSection("hand.tricks", "Tricks", trickKids));
   }
 
+  window.HangJackDom = { h: h };
   window.HangJackCards = {
     RANKS: RANKS, SUITS: SUITS, SYMBOL: SYMBOL, VALUE: VALUE, POINTS: POINTS,
     h: h, cardText: cardText, rankOf: rankOf, suitOf: suitOf, val: val,

@@ -6,7 +6,8 @@
  *   TRANSITIONS, below; docs/pages.md ("Tablet states") has the same table. Every state shows at least
  *   one enabled action or a waiting message that says why.
  * - Start-up always reads the board first (the server, else the last state kept in localStorage,
- *   "hangjack.board"), then sends the queue.
+ *   "hangjack.board"), then sends the queue (if any: an empty queue asks for no second read).
+ * - Board reads are conditional: the ETag of the state shown goes in If-None-Match; a 304 keeps it.
  * - Every write (seating, hand, undo, confirmation, help call) goes through one ordered queue kept in
  *   localStorage ("hangjack.queue"), each entry with its own Idempotency-Key, sent one at a time. A
  *   network failure keeps them; a refusal stops the queue at that entry and shows Fix / Discard with the
@@ -126,18 +127,7 @@
     if (j.length > 600) j = j.slice(-500);
     store(K_JOURNAL, j);
   }
-  function h(tag, attrs, kids) {
-    var el = document.createElement(tag);
-    Object.keys(attrs || {}).forEach(function (k) {
-      var v = attrs[k];
-      if (v === null || v === undefined || v === false) return;
-      if (k === "text") el.textContent = v;
-      else if (k.slice(0, 2) === "on") el.addEventListener(k.slice(2), v);
-      else el.setAttribute(k, v === true ? "" : v);
-    });
-    (kids || []).forEach(function (c) { if (c) el.appendChild(typeof c === "string" ? document.createTextNode(c) : c); });
-    return el;
-  }
+  var h = window.HangJackDom.h;  // the DOM helper, defined once in card-picker.js (loaded first)
   function uuid() {
     if (window.crypto && crypto.randomUUID) { try { return crypto.randomUUID(); } catch (e) { /* insecure context */ } }
     var b = new Uint8Array(16);
@@ -162,10 +152,12 @@
   function clock(ms) { var d = new Date(ms); return ("0" + d.getHours()).slice(-2) + ":" + ("0" + d.getMinutes()).slice(-2); }
 
   // ---- the API ---------------------------------------------------------------------------------
-  function call(method, url, body, key) {
+  /* etag: sent as If-None-Match (the board read; fetch adds none by itself with cache "no-store"). */
+  function call(method, url, body, key, etag) {
     var headers = { "Accept": "application/json", "Authorization": "Device " + device.token };
     if (body !== undefined) headers["Content-Type"] = "application/json";
     if (key) headers["Idempotency-Key"] = key;
+    if (etag) headers["If-None-Match"] = etag;
     return fetch(url, {
       method: method, headers: headers, cache: "no-store", credentials: "omit",
       body: body === undefined ? undefined : JSON.stringify(body)
@@ -173,7 +165,7 @@
       return r.text().then(function (t) {
         var j = null;
         try { j = t ? JSON.parse(t) : null; } catch (e) { j = null; }
-        return { status: r.status, body: j };
+        return { status: r.status, body: j, etag: r.headers.get("ETag") };
       });
     });
   }
@@ -855,6 +847,7 @@
       if (res.status >= 200 && res.status < 300) {
         retryDelay = 2000;
         writes++;
+        if (kept) kept.etag = null;  // the state on screen is patched below: the next read is a full one
         queue.shift();
         saveQueue();
         journal(item, "sent");
@@ -991,7 +984,9 @@
     });
   }
 
-  function applyBoard(s) {
+  /* etag: the board read's ETag; any other source of a state (a write's answer, a 409's current) has none,
+   * so the next read is a full one. */
+  function applyBoard(s, etag) {
     var prev = server && server.board === s.board ? server
       : kept && kept.state && kept.device === deviceId() && kept.state.board === s.board ? kept.state : null;
     announceCorrections(prev, s);
@@ -1001,7 +996,7 @@
     server = s;
     serverAt = Date.now();
     fromKept = false;
-    kept = { device: deviceId(), at: serverAt, state: s };
+    kept = { device: deviceId(), at: serverAt, state: s, etag: etag || null };
     store(K_BOARD, kept);
     if (moved && (state.entry === "checking" || state.entry === "ready_to_send") && !fixing) {
       preview = null; checkSeq++; go("entry", "board_moved");
@@ -1023,12 +1018,16 @@
     if (!device || !device.token || refreshing || flushing || state.page === "pair_again" || state.page === "unpaired") return;
     refreshing = true;
     var before = writes;
-    call("GET", API.board).then(function (res) {
+    // The ETag of the state on screen (or, at start-up, of the state kept): 304 means it is still the board.
+    var mine = kept && kept.etag && kept.device === deviceId() && kept.state &&
+      (!server || server === kept.state) ? kept.etag : null;
+    call("GET", API.board, undefined, undefined, mine).then(function (res) {
       refreshing = false;
       setReachable(true);
       if (res.status === 401) { tokenRefused(errorOf(res)); return; }
       if (before !== writes) { render(); setTimeout(refresh, 0); return; }  // a write landed meanwhile: read again
-      if (res.status === 200) { applyBoard(res.body); }
+      if (res.status === 200) { applyBoard(res.body, res.etag); }
+      else if (res.status === 304 && mine) { unchanged(); }
       else if (res.status === 404) { server = null; fromKept = false; go("page", "no_board"); }
       else if (state.page === "loading") { useKept(); }
       afterRead();
@@ -1039,9 +1038,17 @@
       afterRead();
     });
   }
+  /* 304: the board is as last read. The state and its reading time stay (the clock counts down from the
+   * read that gave it); at start-up the state kept is the board, read at kept.at. */
+  function unchanged() {
+    if (!server) { server = kept.state; serverAt = kept.at; }
+    fromKept = false;
+    go("page", classify(server));
+  }
   function afterRead() {
     render();
-    if (starting) { starting = false; flush(); deliverLate(); }
+    // Start-up sends the queue once the board is read; an empty queue needs no second read of the board.
+    if (starting) { starting = false; if (queue.length) flush(); else go("queue", "emptied"); deliverLate(); }
   }
 
   // ---- panels -----------------------------------------------------------------------------------------

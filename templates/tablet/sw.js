@@ -8,6 +8,10 @@
  *   page's localStorage, not here.
  * - A new version installs beside the old one and waits: the page tells it to take over only when its
  *   queue is empty ("activate-now"), so a half-sent queue is never handled by a page of another version.
+ * - The icons are not fetched by the install: the page's icon link has just fetched the 192 px one (and the
+ *   browser fetches the manifest's when it installs the app), so the install would download it a second
+ *   time on every first load. They join the cache when a request for them comes through this worker; the
+ *   page works offline without them (the browser's own icon shows).
  * - A service worker needs a secure context: https, or http://localhost.
  */
 "use strict";
@@ -15,10 +19,11 @@ var VERSION = {{ version_json|safe }};
 var SHELL = {{ shell_json|safe }};
 var PREFIX = "hangjack-tablet-";
 var CACHE = PREFIX + VERSION;
+var PRECACHE = SHELL.filter(function (url) { return !/\.(png|ico|svg|webp)$/.test(url); });
 
 self.addEventListener("install", function (event) {
   event.waitUntil(caches.open(CACHE).then(function (cache) {
-    return Promise.all(SHELL.map(function (url) {
+    return Promise.all(PRECACHE.map(function (url) {
       return fetch(new Request(url, { cache: "reload", credentials: "same-origin" })).then(function (response) {
         if (!response.ok) throw new Error("shell file " + url + " answered " + response.status);
         return cache.put(url, response);

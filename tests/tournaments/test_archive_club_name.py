@@ -14,11 +14,12 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from tournaments import selectors
-from tournaments.models import Board, Club, Entry, Tournament
-from tournaments.services import club_update
+from tournaments.models import Board, Club, Entry, Player, Tournament
+from tournaments.services import club_create, club_update, player_create
 from tournaments.services.archive import archive_export, archive_import
 from tournaments.services.archive.schema import _validator
 from tournaments.services.errors import ValidationFailed
+from tournaments.services.identity import club_merge, player_merge
 from tournaments.services.standings import tournament_standings_recompute
 
 from .archive_helpers import organiser
@@ -111,3 +112,49 @@ def test_a_club_name_too_long_is_refused_with_its_path():
     with pytest.raises(ValidationFailed) as refused:
         archive_import(document=document, user=organiser("importer"))
     assert refused.value.code == "archive_invalid" and "entries[0].club_name" in str(refused.value.fields)
+
+
+def test_a_club_known_here_by_an_alias_is_matched_and_the_event_keeps_its_name():
+    """The importing organisation merged the archive's spelling into its own club: the archive's club and players
+    are matched through the aliases (no third spelling made), and the copy still shows the name of the day."""
+    couva, bay = Club.objects.create(name=OLD), Club.objects.create(name="Bay Boys")
+    tournament = make_tournament()
+    a = make_entries(tournament, 1, club=couva)[0]
+    b = make_entries(tournament, 1, club=bay)[0]
+    win_game(seat(Board.objects.get(round=make_round(tournament, [(a, b)]), table=1)))
+    tournament_standings_recompute(tournament_id=tournament.pk)
+    document = json.loads(json.dumps(archive_export(tournament=tournament)))
+    names = [a.pair.player_1.name, a.pair.player_2.name]
+    _empty_server()
+    importer = organiser("importer")
+    kept = club_create(name=NEW, user=importer)
+    club_merge(keep=kept, variant=club_create(name=OLD, user=importer), user=importer)
+    player = player_create(name="K. Baptiste", club=kept, user=importer)
+    player_merge(keep=player, variant=player_create(name=names[0], club=kept, user=importer), user=importer)
+
+    copy_ = archive_import(document=document, user=importer)
+
+    assert set(Club.objects.values_list("name", flat=True)) == {NEW, "Bay Boys"}
+    entry = Entry.objects.get(tournament=copy_, club=kept)
+    assert entry.club_name == OLD and entry.player_1_id == player.pk
+    assert OLD in [r.club for r in selectors.standings(copy_).rows]
+    assert not Player.objects.filter(name=names[0]).exists()
+
+
+def test_two_clubs_of_the_archive_stay_two_when_one_is_an_alias_here():
+    couva, variant = Club.objects.create(name=NEW), Club.objects.create(name=OLD)
+    tournament = make_tournament()
+    a = make_entries(tournament, 1, club=couva)[0]
+    b = make_entries(tournament, 1, club=variant)[0]
+    win_game(seat(Board.objects.get(round=make_round(tournament, [(a, b)]), table=1)))
+    tournament_standings_recompute(tournament_id=tournament.pk)
+    document = json.loads(json.dumps(archive_export(tournament=tournament)))
+    _empty_server()
+    importer = organiser("importer")
+    kept = club_create(name=NEW, user=importer)
+    club_merge(keep=kept, variant=club_create(name=OLD, user=importer), user=importer)
+
+    copy_ = archive_import(document=document, user=importer)  # the club table compares equal: two clubs
+
+    assert sorted(Entry.objects.filter(tournament=copy_).values_list("club__name", flat=True)) == [OLD, NEW]
+    assert sorted(r.name for r in selectors.club_standings(copy_).rows) == [OLD, NEW]

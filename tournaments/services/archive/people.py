@@ -1,8 +1,11 @@
 """The archive's people in the importer's organisation: clubs, players and pairs matched by name, or created.
 
-- A club is the organisation's club of the same name (names are unique within an organisation), else new.
+- A club is the organisation's club of the same name (names are unique within an organisation), else the club
+  that has the name as an alias (a spelling variant merged into it; ``services.identity``), else new; each
+  existing club taken by at most one of the archive's.
 - A player is the organisation's player of the same name in the matched club (the same name without a club
-  when the archive's player has none), each existing player taken by at most one of the archive's; else new.
+  when the archive's player has none), else one with the name as an alias, each existing player taken by at
+  most one of the archive's; else new.
 - A pair is the organisation's pair of the same two players (either order) and club, else new.
 
 ``people_plan`` only reads (the preview counts what would be created); ``people_write`` creates what is
@@ -14,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from tournaments.models import Club, Pair, Player
+from tournaments.models import Club, ClubAlias, Pair, Player, PlayerAlias
 
 
 @dataclass
@@ -35,11 +38,13 @@ class PeoplePlan:
 def people_plan(people: dict[str, Any], owner_id: int) -> PeoplePlan:
     """Which of the archive's clubs, players and pairs the organisation already has (reads only)."""
     plan = PeoplePlan()
-    clubs = {c.name.casefold(): c.pk for c in Club.objects.filter(owner_id=owner_id)}
-    for club in people["clubs"]:
-        plan.clubs[club["id"]] = clubs.get(club["name"].strip().casefold())
+    plan.clubs = _clubs_plan(people["clubs"], owner_id)
     candidates: dict[tuple[str, int | None], list[int]] = {}
     for pk, name, club_id in Player.objects.filter(owner_id=owner_id).order_by("id").values_list("pk", "name", "club_id"):
+        candidates.setdefault((name.strip().casefold(), club_id), []).append(pk)
+    aliases = (PlayerAlias.objects.filter(player__owner_id=owner_id).order_by("player_id", "id")
+               .values_list("player_id", "name", "player__club_id"))
+    for pk, name, club_id in aliases:  # after the players of that very name
         candidates.setdefault((name.strip().casefold(), club_id), []).append(pk)
     taken: set[int] = set()
     for player in people["players"]:
@@ -62,6 +67,25 @@ def people_plan(people: dict[str, Any], owner_id: int) -> PeoplePlan:
             plan.pairs[pair["id"]] = None
             continue
         plan.pairs[pair["id"]] = existing.get((frozenset((p1, p2)), club))
+    return plan
+
+
+def _clubs_plan(clubs: list[dict[str, Any]], owner_id: int) -> dict[int, int | None]:
+    """The archive's clubs matched by name, then the rest by an alias; an existing club taken at most once (two
+    clubs of the archive stay two clubs here, whatever this organisation merged)."""
+    named = {c.name.casefold(): c.pk for c in Club.objects.filter(owner_id=owner_id)}
+    aliased: dict[str, int] = {}
+    for name, club_id in ClubAlias.objects.filter(club__owner_id=owner_id).order_by("club_id", "id").values_list(
+            "name", "club_id"):
+        aliased.setdefault(name.strip().casefold(), club_id)
+    plan: dict[int, int | None] = {c["id"]: named.get(c["name"].strip().casefold()) for c in clubs}
+    taken = {pk for pk in plan.values() if pk is not None}
+    for club in clubs:
+        if plan[club["id"]] is None:
+            pk = aliased.get(club["name"].strip().casefold())
+            if pk is not None and pk not in taken:
+                plan[club["id"]] = pk
+                taken.add(pk)
     return plan
 
 

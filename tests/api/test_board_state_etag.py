@@ -183,3 +183,44 @@ def test_the_304_costs_a_small_constant_number_of_queries(api: Any, seated: Worl
     assert len(not_modified) == len(later.captured_queries) == 3, not_modified
     assert full_read > len(not_modified)
     assert Hand.objects.filter(game__board=seated.board).count() == 4
+
+
+def test_a_forfeit_moves_the_tag(api: Any, world: World) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tournaments.models import Round
+
+    Round.objects.filter(pk=world.round.pk).update(published_at=timezone.now() - timedelta(minutes=20))  # grace over
+    etag = tag(api, world)
+    response = api.post(f"/api/v1/boards/{world.board.pk}/forfeit/", {"absent": "b"}, format="json", **org(world))
+    assert response.status_code == 200, response.content
+    assert moved(api, world, etag).json()["result"]["forfeited"] is not None
+
+
+def test_a_substitute_and_the_team_match_are_in_the_tag(seated: World) -> None:
+    """``board_etag`` itself: what no tablet request above reaches (a substitute recorded for a pair, which
+    ``entry_substitute`` counts on the entry; another board of the team match moving the match's bullseyes)."""
+    from django.db.models import F
+
+    from api.etag import board_etag
+    from tournaments.models import Entry, TeamMatch
+    from tournaments.selectors import board_for_table
+
+    def now() -> str:
+        board = board_for_table(tournament=seated.tournament, table=1)
+        assert board is not None
+        return board_etag(board)
+
+    before = now()
+    assert now() == before  # nothing changed: the same tag
+    Entry.objects.filter(pk=seated.board.pair_b_id).update(substitutions_count=F("substitutions_count") + 1)
+    after_sub = now()
+    assert after_sub != before
+    match = TeamMatch.objects.create(round=seated.round, club_a=seated.board.pair_a.pair.club)
+    Board.objects.filter(pk=seated.board.pk).update(team_match=match, slot=1)
+    with_match = now()
+    assert with_match != after_sub
+    TeamMatch.objects.filter(pk=match.pk).update(bullseyes_a=1)
+    assert now() != with_match

@@ -77,3 +77,27 @@ def test_results_refuse_no_user_where_a_captain_or_the_organiser_enters_them(sea
     game = paper_game_enter(board=board, user=SYSTEM, score=[14, 3], hang_jacks=[0, 0])
     assert (game.entered_as, game.confirmed) == ("organiser", True)
     assert TeamMatch.objects.get(pk=match.pk).status == "scheduled"  # one board of two decided
+
+
+def test_the_system_sets_up_a_league_and_no_user_is_refused():
+    from tournaments.models import Club, Pair, Player
+    from tournaments.services.leagues import league_create, roster_add, season_create, team_create
+
+    with pytest.raises(NotAllowed) as refused:
+        league_create(user=None, name="Central League", slug="central")
+    assert refused.value.code == "not_owner"
+    league = league_create(user=SYSTEM, name="Central League", slug="central")
+    with pytest.raises(NotAllowed):
+        season_create(league=league, user=None, name="Central 2026", slug="central-2026")
+    season = season_create(league=league, user=SYSTEM, name="Central 2026", slug="central-2026", season="2026")
+    club = Club.objects.create(name="Couva Kings", owner_id=league.owner_id)
+    with pytest.raises(NotAllowed):
+        team_create(tournament=season, club=club, user=None)
+    team = team_create(tournament=season, club=club, user=SYSTEM)
+    players = [Player.objects.create(name=n, club=club, owner_id=league.owner_id) for n in ("Ann", "Bob")]
+    pair = Pair.objects.create(player_1=players[0], player_2=players[1], club=club, owner_id=league.owner_id)
+    with pytest.raises(NotAllowed) as refused:
+        roster_add(team=team, pair=pair, user=None)
+    assert refused.value.code == "not_organiser"
+    entry = roster_add(team=team, pair=pair, user=SYSTEM)
+    assert (entry.team_id, entry.tournament_id) == (team.pk, season.pk)

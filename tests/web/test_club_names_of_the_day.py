@@ -118,3 +118,26 @@ def test_the_console_team_page_of_a_finished_season_shows_the_club_as_it_played(
     club_update(club=team.club, user=user, name="Renamed Later")  # a finished season keeps its entries' name
     meta = _page(client, "console_season_team", season.slug, team.pk).split('<p class="meta">')[1].split("</p>")[0]
     assert played_as in meta and "now Renamed Later" in meta
+
+
+def test_the_console_season_page_of_a_finished_season_shows_each_club_as_it_played(client):
+    season, user = make_season()
+    team = make_team(season, user, "Couva Jacks")
+    add_pair(team, user)
+    played_as = team.club.name
+    client.force_login(user)
+    running = _page(client, "console_season", season.slug).split('id="team-h"')[1].split("</ul>")[0]
+    assert played_as in running and "(now" not in running
+    Tournament.objects.filter(pk=season.pk).update(status="finished")
+    club_update(club=team.club, user=user, name="Renamed Later")
+    teams = _page(client, "console_season", season.slug).split('id="team-h"')[1].split("</ul>")[0]
+    assert f"{played_as} (now Renamed Later)" in teams
+
+
+def test_the_events_club_list_and_home_page_name_each_club_as_it_played(client):
+    """The event's list of clubs (its home page and its clubs page) reads the club recorded on each entry and
+    the name it played under, not the club's name today."""
+    t, couva, _a, _b = _played()
+    for name in ("tournament", "clubs"):
+        body = _page(client, name, t.slug)
+        assert f'{OLD}</a>' in body and NEW not in body, name

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Count, Prefetch, Q
+from django.db.models import Count, OuterRef, Prefetch, Q, Subquery
 
 from tournaments.errors import NotFound
 from tournaments.models import Board, Entry, Game, League, Organisation, Round, Team, TeamMatch, Tournament
@@ -37,8 +37,11 @@ class MatchDay:
 
 def season_overview(season: Tournament) -> dict[str, Any]:
     """Divisions, teams (with roster sizes), match days with their fixtures, and the postponed fixtures."""
+    # club_played_as: the club's name on the team's first entry (the name of the day; issue 15)
+    played_as = Entry.objects.filter(team=OuterRef("pk")).exclude(club_name="").order_by("id").values("club_name")[:1]
     teams = list(Team.objects.filter(tournament=season).select_related("club", "division")
-                 .annotate(roster_size=Count("roster", filter=Q(roster__withdrawn=False))))
+                 .annotate(roster_size=Count("roster", filter=Q(roster__withdrawn=False)),
+                           club_played_as=Subquery(played_as)))
     fixtures = list(TeamMatch.objects.filter(round__tournament=season)
                     .select_related("round", "team_a", "team_b", "entered_by").order_by("round__number", "id"))
     days = {r.pk: MatchDay(r) for r in season.rounds.order_by("number")}

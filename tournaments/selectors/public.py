@@ -63,7 +63,8 @@ def round_to_show(tournament: Tournament, rounds: Sequence[Round] | None = None)
 
 def tournament_entries(tournament: Tournament) -> dict[int, Entry]:
     """Every entry of the tournament by id, with its pair, players and club."""
-    qs = Entry.objects.filter(tournament=tournament).select_related("pair__player_1", "pair__player_2", "pair__club")
+    qs = Entry.objects.filter(tournament=tournament).select_related("pair__player_1", "pair__player_2", "pair__club",
+                                                                           "club")
     return {e.id: e for e in qs}
 
 
@@ -97,20 +98,33 @@ def public_club(tournament: Tournament, club_id: int) -> tuple[Club, list[Entry]
     club = Club.objects.filter(id=club_id).first()
     if club is None:
         raise NotFound(message="No such club")
-    members = [e for e in tournament_entries(tournament).values() if e.pair.club_id == club.id]
+    # the club recorded on the entry (its club when entered), not the pair's club today
+    members = [e for e in tournament_entries(tournament).values() if (e.club_id or e.pair.club_id) == club.id]
     if not members:
         raise NotFound(message="No pair of this club plays here")
     return club, sorted(members, key=lambda e: (e.seed or 0, e.id))
 
 
-def tournament_clubs(tournament: Tournament) -> list[tuple[Club, int]]:
-    """Each club with a pair in the tournament and how many pairs it has, by name."""
+@dataclass(frozen=True)
+class EventClub:
+    """A club as an event shows it: the name it played under there (``Entry.club_label``, kept when the
+    club is renamed later; docs/leagues-model.md, "Club and player identity")."""
+
+    id: int
+    name: str
+    town: str
+
+
+def tournament_clubs(tournament: Tournament) -> list[tuple[EventClub, int]]:
+    """Each club with a pair in the tournament (the club recorded on the entry) and how many pairs it has,
+    by the name it played under."""
     counts: dict[int, int] = defaultdict(int)
-    clubs: dict[int, Club] = {}
+    clubs: dict[int, EventClub] = {}
     for e in tournament_entries(tournament).values():
-        if e.pair.club:
-            clubs[e.pair.club_id] = e.pair.club
-            counts[e.pair.club_id] += 1
+        club = e.club if e.club_id else e.pair.club
+        if club is not None:
+            clubs.setdefault(club.pk, EventClub(id=club.pk, name=e.club_name or club.name, town=club.town))
+            counts[club.pk] += 1
     return sorted(((c, counts[cid]) for cid, c in clubs.items()), key=lambda t: t[0].name)
 
 

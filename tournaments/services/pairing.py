@@ -413,7 +413,7 @@ def _check_startable(tournament: Tournament, number: int, f_size: int, entries: 
         counts: dict[int | None, int] = {}
         for e in entries:
             counts[e.pair.club_id] = counts.get(e.pair.club_id, 0) + 1
-        short = [name for club, name in ((e.pair.club_id, e.pair.club.name if e.pair.club else "")
+        short = [name for club, name in ((e.pair.club_id, e.club_label)
                                          for e in entries) if club is not None and counts[club] < k]
         if short:
             raise ValidationFailed("lineup_invalid", f"{short[0]} has fewer than the {k} pairs a team match needs.",

@@ -17,9 +17,10 @@ from tournaments.formats import BYE_PRESETS, LEAGUE_TIE_BREAKS, EntrantType, Pai
 from tournaments.models import Club, Division, Entry, League, Organisation, Pair, Team, TeamMatch, Tournament
 
 from ..audit import audit_record
-from ..errors import Conflict, ValidationFailed
+from ..errors import Conflict, NotAllowed, ValidationFailed
 from ..events import entry_create, tournament_create
 from ..organisations import owner_for, require_member
+from ..system import is_system, passed_on
 from ._base import division_of, organiser, require_season, team_of
 
 DEFAULT_LEAGUE_TEAM_FORMAT = {"boards": 3, "kind": TeamKind.FIRST_TO_TOTAL.value, "n": 17}
@@ -37,10 +38,20 @@ def _name(value: Any, field: str, max_length: int = 120) -> str:
 
 # ---- leagues -------------------------------------------------------------------------------------------
 @transaction.atomic
+def _member(user: Actor, organisation_id: int, **kwargs: Any) -> None:
+    """403 ``not_owner`` unless ``user`` is a member of the organisation or ``SYSTEM`` (``None`` is refused)."""
+    if user is None:
+        raise NotAllowed("not_owner", "Only a member of the league's organisation (or the system) may do this.")
+    if not is_system(user):
+        require_member(user, organisation_id, **kwargs)
+
+
 def league_create(*, user: Actor, name: str, slug: str, owner: Organisation | int | None = None) -> League:
     """A league of ``owner`` (default: the user's personal organisation; 403 ``not_owner`` when the user is
     not a member of the one named). 400 ``league_exists`` for a name the owner already uses or a taken slug."""
-    owner_id = owner_for(user, owner)
+    if user is None:
+        raise NotAllowed("not_owner", "A league is created by a member of its organisation (or the system).")
+    owner_id = owner_for(passed_on(user), owner)
     name = _name(name, "name", 200)
     if League.objects.filter(owner_id=owner_id, name=name).exists() or League.objects.filter(slug=slug).exists():
         raise ValidationFailed("league_exists", "A league of that name or address exists already.",
@@ -57,7 +68,7 @@ def league_create(*, user: Actor, name: str, slug: str, owner: Organisation | in
 def league_update(*, league: League, user: Actor, **changes: Any) -> League:
     """Rename a league (``name``, ``slug``); 403 ``not_owner`` for a non-member."""
     league = League.objects.select_for_update().get(pk=league.pk)
-    require_member(user, league.owner_id, what="This league")
+    _member(user, league.owner_id, what="This league")
     unknown = set(changes) - {"name", "slug"}
     if unknown:
         raise ValidationFailed("unknown_field", "Only name and slug change here.", fields={k: "unknown" for k in unknown})
@@ -82,14 +93,14 @@ def season_create(*, league: League, user: Actor, name: str, slug: str, season: 
     defaults unless ``settings`` say otherwise (``team_format`` 3 boards, first to 17; the ``league`` bye
     policy when the format is a race; ``formats.LEAGUE_TIE_BREAKS``). Any other ``tournament_create`` setting may be given. The user
     becomes its organiser; 403 ``not_owner`` unless a member of the league's organisation."""
-    require_member(user, league.owner_id, what="This league")
+    _member(user, league.owner_id, what="This league")
     settings.setdefault("entrant_type", EntrantType.CLUB_TEAMS.value)
     settings.setdefault("pairing_system", PairingSystem.ROUND_ROBIN.value)
     settings.setdefault("team_format", DEFAULT_LEAGUE_TEAM_FORMAT)
     if (settings["team_format"] or {}).get("kind") == TeamKind.FIRST_TO_TOTAL.value:  # the league's bye awards the race target
         settings.setdefault("bye_policy", BYE_PRESETS["league"].policy.to_dict())
     settings.setdefault("tiebreaks", list(LEAGUE_TIE_BREAKS))
-    tournament = tournament_create(user=user, name=name, slug=slug, **settings)
+    tournament = tournament_create(user=passed_on(user), name=name, slug=slug, **settings)
     tournament.league, tournament.season = league, season[:60]
     tournament.save(update_fields=["league", "season"])
     audit_record(action="season.create", obj=tournament, tournament_id=tournament.pk, user=user,
@@ -165,7 +176,7 @@ def team_create(*, tournament: Tournament, club: Club, user: Actor, name: str | 
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     organiser(user, tournament)
     require_season(tournament)
-    if user is not None:
+    if not is_system(user):
         require_member(user, club.owner_id, field="club", what="That club")
     team_name = _name(name if name is not None else club.name, "name")
     if tournament.teams.filter(name=team_name).exists():
@@ -210,10 +221,11 @@ def roster_add(*, team: Team, pair: Pair, user: Actor, seed: int | None = None) 
     a player once per season) with ``team`` set. 400 ``pair_of_another_club`` when the pair plays for
     another club than the team's."""
     team = Team.objects.select_related("tournament").get(pk=team.pk)
+    organiser(user, team.tournament)
     if pair.club_id is not None and pair.club_id != team.club_id:
         raise ValidationFailed("pair_of_another_club", f"{pair} plays for another club than {team.name}.",
                                fields={"pair": f"a pair of {team.club}"})
-    entry = entry_create(tournament=team.tournament, pair=pair, user=user, seed=seed)
+    entry = entry_create(tournament=team.tournament, pair=pair, user=passed_on(user), seed=seed)
     entry.team = team
     entry.save(update_fields=["team"])
     audit_record(action="team.roster_add", obj=team, tournament_id=team.tournament_id, user=user,

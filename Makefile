@@ -5,7 +5,12 @@
 #   make run        install, migrate, load the demo once (later starts refresh only the organiser's
 #                   password and tokens), serve on http://127.0.0.1:$(PORT) with config.settings.local
 #                   (SQLite and eager Celery unless DATABASE_URL / REDIS_URL are set)
-#   make test       install, lint, typecheck, then the whole pytest suite ($(PYTEST_WORKERS) workers)
+#   make test       install, lint, typecheck, then the whole pytest suite ($(PYTEST_WORKERS) workers) but for
+#                   the long browser scenarios (marker `scenario`)
+#   make scenarios  the long browser scenarios: whole events walked in Chromium (the field changing during a
+#                   Swiss, an organiser's first day, closing by the clock to the printed prizes, a chalk sheet
+#                   through the league console, the wizard at tablet width); .ci/run runs them. make test keeps
+#                   their short forms (the same services and pages without the whole walk)
 #   make lint       ruff and lint-imports (the import contracts in .importlinter)
 #   make typecheck  mypy --strict on scoring/ and the pure cores (tournaments/formats, pairing, ranking)
 #   make load       the load harness (benchmarks/load): a compressed tournament day on a private stack;
@@ -55,7 +60,11 @@ typecheck: install
 	$(BIN)/mypy
 
 test: install lint typecheck
-	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile -m "not scenario" $(PYTEST_ARGS)
+
+.PHONY: scenarios
+scenarios: install
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile -m scenario -p no:cacheprovider $(PYTEST_ARGS)
 
 conformance: install
 	$(BIN)/python -m pytest tests/scoring/test_conformance.py

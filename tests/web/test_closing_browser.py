@@ -33,7 +33,7 @@ from tests.tournaments.factories import make_tournament, seat, win_game
 from tournaments.models import Board, Club, Entry, Pair, Player, Round, Tournament, TournamentRole
 from tournaments.selectors import latest_snapshot
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.scenario, pytest.mark.django_db(transaction=True)]
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 LAUNCH_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]

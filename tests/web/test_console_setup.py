@@ -571,7 +571,8 @@ def test_once_a_board_is_seated_the_settings_page_keeps_the_fixed_settings(clien
 
 # ---- in a browser, at a phone's, a tablet's and a laptop's width ------------------------------------------
 
-WIDTHS = [(360, 780), (768, 1024), (1366, 900)]
+#: make test walks the wizard at a phone and a laptop; the tablet width is a long scenario (`make scenarios`).
+WIDTHS = [(360, 780), pytest.param(768, 1024, marks=pytest.mark.scenario), (1366, 900)]
 LAUNCH_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 
 
@@ -596,7 +597,7 @@ def axe_violations(page: Any) -> list[str]:
 @pytest.mark.browser
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize(("width", "height"), WIDTHS, ids=[str(w) for w, _ in WIDTHS])
+@pytest.mark.parametrize(("width", "height"), WIDTHS, ids=["360", "768", "1366"])
 def test_the_wizard_in_a_browser(live_server, width, height):
     import os
 

@@ -43,7 +43,7 @@ from .factories import make_tournament
 from .tablet_browser import fill_hand, pair_tablet, wait_sent, wait_until
 from .tablet_browser import seat as seat_on_tablet
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.scenario, pytest.mark.django_db(transaction=True)]
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 LAUNCH_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]

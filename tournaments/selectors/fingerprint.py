@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+from typing import Any
 
 from django.conf import settings
 
@@ -113,3 +114,70 @@ def fingerprint(slug: str, *, tier: str, number: int | None = None, board_id: in
 
 
 __all__ = ["DEFAULT_SECONDS", "fingerprint", "tier_seconds"]
+
+
+# ---- the tablet's board read -------------------------------------------------------------------------------
+
+
+@functools.cache
+def _board_version_sql(with_team_match: bool) -> str:
+    """One query of scalar subqueries over the board's hands, games, confirmations, entries and team match."""
+    from django.db import connection
+
+    from tournaments.models import Entry, GameConfirmation, TeamMatch
+
+    q = connection.ops.quote_name
+    h, g, c, e, tm = (q(m._meta.db_table) for m in (Hand, Game, GameConfirmation, Entry, TeamMatch))
+    hands = f"FROM {h} h JOIN {g} g ON h.game_id = g.id WHERE g.board_id = %s"
+    games = f"FROM {g} g WHERE g.board_id = %s AND g.status <> %s"
+    words = f"FROM {c} c JOIN {g} g ON c.game_id = g.id WHERE g.board_id = %s"
+    parts = [
+        # a hand entered (a new id), corrected (a new version: a new id), undone or voided (voided_at), restored
+        f"(SELECT MAX(h.id) {hands})", f"(SELECT MAX(h.voided_at) {hands})",
+        f"(SELECT SUM(CASE WHEN h.status = %s THEN h.id ELSE 0 END) {hands})",
+        # the games: started, finished, awarded, confirmed by the organiser, their first dealers, a void
+        f"(SELECT COUNT(*) {games})", f"(SELECT MAX(g.id) {games})",
+        f"(SELECT SUM(CASE WHEN g.status = %s THEN g.id ELSE 0 END) {games})",
+        f"(SELECT SUM(CASE WHEN g.confirmed THEN g.id ELSE 0 END) {games})",
+        f"(SELECT SUM(CASE WHEN g.awarded THEN g.id ELSE 0 END) {games})",
+        f"(SELECT SUM(g.first_dealer * 7 + COALESCE(g.winner, 5)) {games})",
+        # the pairs' words (a confirmation, a refusal) and their clearing by a correction
+        f"(SELECT MAX(c.id) {words})", f"(SELECT SUM(CASE WHEN c.cleared THEN 0 ELSE c.id END) {words})",
+        # a substitute recorded for either pair
+        f"(SELECT SUM(e.substitutions_count) FROM {e} e WHERE e.id IN (%s, %s))",
+    ]
+    if with_team_match:  # another board of the match finishing moves the match's bullseyes
+        parts.append(f"(SELECT tm.bullseyes_a * 4096 + tm.bullseyes_b * 4 + (CASE WHEN tm.decided THEN 2 ELSE 0 END) "
+                     f"+ COALESCE(tm.winner, 9) * 1000003 FROM {tm} tm WHERE tm.id = %s)")
+    return "SELECT " + ", ".join(parts)
+
+
+def board_version(board: Board) -> str:
+    """A digest of what ``board_state(board)`` is made of, without building it (the tablet's ETag, api/etag.py).
+
+    ``board`` is the row ``board_for_table`` read (with its round), so its own columns and its round's status
+    and clock (``ends_at``: the organiser moving the clock or calling time; ``closed_at``) are already here;
+    one more query reads the board's hands, games, confirmations, the pairs' substitutes and the team match.
+    The clock's seconds left are left out on purpose: they are computed on read, and the tablet counts them
+    down itself from the read that gave them (a 304 keeps that read). Player and club renames are not seen
+    until the board next changes.
+    """
+    from django.db import connection
+
+    from tournaments.selectors.tablet import BOARD_STATE_SHAPE
+
+    round_ = board.round
+    own = [getattr(board, f.attname) for f in Board._meta.concrete_fields]
+    params: list[Any] = [
+        board.pk, board.pk, Hand.Status.ACTIVE, board.pk,
+        *([board.pk, Game.Status.VOIDED] * 2), Game.Status.FINISHED, board.pk, Game.Status.VOIDED,
+        board.pk, Game.Status.VOIDED, board.pk, Game.Status.VOIDED, board.pk, Game.Status.VOIDED,
+        board.pk, board.pk, board.pair_a_id, board.pair_b_id,
+    ]
+    if board.team_match_id is not None:
+        params.append(board.team_match_id)
+    with connection.cursor() as cursor:
+        cursor.execute(_board_version_sql(board.team_match_id is not None), params)
+        row = cursor.fetchone()
+    made_of = (BOARD_STATE_SHAPE, own, round_.pk, round_.number, round_.status, round_.ends_at, round_.closed_at, row)
+    return hashlib.blake2b(repr(made_of).encode(), digest_size=12).hexdigest()

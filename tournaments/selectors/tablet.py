@@ -54,6 +54,11 @@ def hand_data(hand: Hand) -> dict[str, Any]:
     }
 
 
+#: Bump when ``board_state``'s shape changes, so a tablet's kept ETag (api/etag.py, ``board_version`` in
+#: fingerprint.py) never answers 304 for a state of an older shape.
+BOARD_STATE_SHAPE = "1"
+
+
 def board_state(board: Board) -> dict[str, Any]:
     """The board as the tablet reads it; also the ``current`` of every 409 and 412 about it.
 

@@ -141,3 +141,17 @@ def test_the_events_club_list_and_home_page_name_each_club_as_it_played(client):
     for name in ("tournament", "clubs"):
         body = _page(client, name, t.slug)
         assert f'{OLD}</a>' in body and NEW not in body, name
+
+
+def test_the_league_table_names_each_teams_club_as_the_season_played_it():
+    """The season's table (public pages, API, CSV) reads the club's name on the team's roster entries."""
+    from tournaments.services.leagues.standings import league_standings
+
+    season, user = make_season()
+    team = make_team(season, user, "Couva Jacks")
+    add_pair(team, user)
+    played_as = team.club.name
+    Tournament.objects.filter(pk=season.pk).update(status="finished")
+    club_update(club=team.club, user=user, name="Renamed Later")
+    rows = league_standings(tournament=season)["rows"]
+    assert [r["club"] for r in rows if r["team_id"] == team.pk] == [played_as]

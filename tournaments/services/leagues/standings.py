@@ -16,8 +16,21 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.db.models import OuterRef, Subquery
+
 from tournaments.formats import TIE_BREAKS, FormatError
-from tournaments.models import Board, Division, Game, Hand, PointDeduction, Round, Team, TeamMatch, Tournament
+from tournaments.models import (
+    Board,
+    Division,
+    Entry,
+    Game,
+    Hand,
+    PointDeduction,
+    Round,
+    Team,
+    TeamMatch,
+    Tournament,
+)
 from tournaments.ranking import FixtureResult, RankingConfig, RankingError, league_table, unfed_tie_breaks
 
 from ..errors import ValidationFailed
@@ -56,8 +69,11 @@ def _board_fixture(match: TeamMatch, boards: list[Board]) -> tuple[FixtureResult
 
 
 def _read(tournament: Tournament) -> _Season:
+    # the club's name on the team's first entry: the name the season was played under (a later rename of
+    # the club does not reach a season's table; docs/leagues-model.md, "Club and player identity")
+    played_as = Entry.objects.filter(team=OuterRef("pk")).exclude(club_name="").order_by("id").values("club_name")[:1]
     teams = list(Team.objects.filter(tournament=tournament).select_related("division", "club")
-                 .order_by("division__order", "seed", "id"))
+                 .annotate(club_played_as=Subquery(played_as)).order_by("division__order", "seed", "id"))
     matches = list(TeamMatch.objects.filter(round__tournament=tournament, team_a__isnull=False)
                    .exclude(status__in=(Status.VOID, Status.POSTPONED)).select_related("round")
                    .order_by("round__number", "id"))
@@ -153,7 +169,8 @@ def _table(tournament: Tournament, season: _Season, division: Division | None) -
         if sources[team.pk].get(Source.MATCH_TOTALS.value):  # no game scores behind some of its results
             data["chalks_for"] = data["chalks_against"] = data["chalk_difference"] = None
         data.update({
-            "team_id": team.pk, "team": team.name, "club_id": team.club_id, "club": team.club.name,
+            "team_id": team.pk, "team": team.name, "club_id": team.club_id,
+            "club": team.club_played_as or team.club.name,
             "division_id": team.division_id, "sources": dict(sorted(sources[team.pk].items())),
             "deductions": season.reasons.get(team.pk, []),
         })

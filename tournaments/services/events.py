@@ -65,6 +65,10 @@ FIXED_ONCE_SEATED = frozenset({"rules", "entrant_type", "pairing_system", "match
 #: read only when a round is drawn) at any time.
 BETWEEN_ROUNDS = frozenset({"tiebreaks", "bye_policy", "forfeit_policy", "club_avoidance", "time_called",
                             "rounds_planned", "round_minutes", "requires_check_in"})
+#: ... of which a league season may change these at any time: its fixtures are fixed in advance (no draw reads
+#: the table) and postponed or replayed fixtures can keep a match day in play for weeks; the table is
+#: recomputed at once (docs/leagues-model.md, "Settings of a season").
+LEAGUE_ANY_TIME = frozenset({"tiebreaks", "bye_policy", "forfeit_policy"})
 #: Checked by the registry below, not by the model's own field checks.
 _REGISTRY_FIELDS = ("rules", "rules_resolved", "entrant_type", "pairing_system", "match_format", "team_format",
                     "tiebreaks", "bye_policy", "forfeit_policy", "club_avoidance", "time_called", "qualifies_from",
@@ -288,7 +292,7 @@ def _check_when(locked: Tournament, changed: set[str], values: Mapping[str, Any]
         text = "Fixed once a board of the event is seated: play has begun under it."
         raise Conflict("settings_fixed", f"Play has begun: {', '.join(fixed)} can no longer change.",
                        fields={name: text for name in fixed})
-    between = sorted(BETWEEN_ROUNDS & changed)
+    between = sorted(BETWEEN_ROUNDS & changed - (LEAGUE_ANY_TIME if locked.league_id is not None else frozenset()))
     live = locked.rounds.live().order_by("number").first() if between else None
     if live is not None:
         state = "in play" if live.status == "in_play" else "published"

@@ -105,6 +105,7 @@ class Scorer:
         self.headers = {**proxy_headers(f"10.{table // 250}.{table % 250}.1"), "Accept": "application/json",
                         "Authorization": f"Device {token}"}
         self.state: dict[str, Any] | None = None
+        self.board_etag = ""  # the ETag of ``state`` (the tablet's conditional read)
         self.hands: list[dict[str, Any]] = []  # the current game's simulated hands still to send
         self.lock = asyncio.Lock()
         self.done = False  # the match is decided: no more hands this round
@@ -113,11 +114,18 @@ class Scorer:
 
     # ---- requests ------------------------------------------------------------------------------------
     async def get_board(self, planned: float, op: str = "tablet_board") -> dict[str, Any] | None:
+        # tablet.js reads conditionally: If-None-Match with the tag of the state it shows (a 304 keeps it);
+        # after a write of its own it reads in full (docs/api.md, "Polling it")
+        conditional = op == "tablet_board" and bool(self.board_etag) and self.state is not None
+        headers = {**self.headers, "If-None-Match": self.board_etag} if conditional else self.headers
         self.recorder.plan("tablet", op, planned)
         answer = await timed(self.pool, self.recorder, "tablet", op, planned, "GET", "/api/v1/tablet/board/",
-                             self.headers)
+                             headers)
+        if answer is not None and answer.status == 304 and conditional:
+            return self.state
         if answer is not None and answer.status == 200:
             self.state = dict(answer.json())
+            self.board_etag = answer.headers.get("etag", "")
             return self.state
         return None
 

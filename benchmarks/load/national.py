@@ -1,7 +1,7 @@
 """The national day's people, on the open-loop generator (``openloop``): tablets, viewers, a freshness probe.
 
 * ``Scorer``: one table's tablet as ``static/js/tablet.js`` behaves. A board read every 10 s
-  (``setInterval(tick, 10000)``), and one hand every 60-120 s (seeded): the engine's reading first
+  (``setInterval(tick, 10000)``, conditional: ``If-None-Match``, a 304 keeps the state shown), and one hand every 60-120 s (seeded): the engine's reading first
   (``POST …/preview/``, "Check hand"), the hand itself a few seconds later ("Send hand", planned at
   check + 2-5 s and never before the reading came back), then the board read the page does once its queue
   is empty. A finished game is confirmed by both pairs on the tablet (each a few seconds apart), then read

@@ -19,7 +19,7 @@ from tournaments.selectors import identity as reads
 from tournaments.services import club_update, player_update
 from tournaments.services.identity import club_merge, player_merge
 
-from .league_console import Errors, attempt
+from .league_console import Errors, attempt, refused
 
 
 def _pick(candidates: list[Any], value: str) -> Any:
@@ -48,11 +48,12 @@ def club_page(request: HttpRequest, club_id: int) -> HttpResponse:
         return HttpResponseRedirect(here)
     variant = _pick(candidates, request.GET.get("variant", ""))
     return render(request, "console/identity/club.html", {
-        "club": club, "errors": errors or {}, "candidates": candidates, "variant": variant,
+        "club": club, "errors": errors or {}, "typed_name": request.POST.get("name", "") if errors else "",
+        "candidates": candidates, "variant": variant,
         "preview": reads.club_merge_preview(variant.pk) if variant else None,
         "aliases": reads.club_aliases(club), "players": reads.club_players(club),
         "history": history.club_history(club),
-    })
+    }, status=400 if errors else 200)
 
 
 @login_required
@@ -72,10 +73,11 @@ def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
         return HttpResponseRedirect(here)
     variant = _pick(candidates, request.GET.get("variant", ""))
     return render(request, "console/identity/player.html", {
-        "player": player, "errors": errors or {}, "candidates": candidates, "variant": variant,
+        "player": player, "errors": errors or {}, "typed_name": request.POST.get("name", "") if errors else "",
+        "candidates": candidates, "variant": variant,
         "preview": reads.player_merge_preview(variant.pk) if variant else None,
         "aliases": reads.player_aliases(player), "history": history.player_history(player),
-    })
+    }, status=400 if errors else 200)
 
 
 def _rename_or_merge(request: HttpRequest, candidates: Any, *, what: str, rename: Any, merge: Any) -> Errors | None:
@@ -89,6 +91,6 @@ def _rename_or_merge(request: HttpRequest, candidates: Any, *, what: str, rename
     if action == "merge":
         variant = _pick(candidates, request.POST.get("variant", ""))
         if variant is None:
-            return {"all": f"Choose the {what} to merge into this one.", "variant": f"Choose a {what}."}
+            return refused(f"Choose the {what} to merge into this one.", "variant")
         return attempt(request, *merge(variant))
     return None

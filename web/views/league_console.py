@@ -34,22 +34,40 @@ from web.permissions import organiser_tournament
 Errors = dict[str, str]
 
 
-def refusal_errors(exc: DomainError) -> Errors:
-    """A refusal as the page shows it: the sentence above the form (``__all__``) and by each field it names."""
-    errors: Errors = {"all": exc.message}
+def refusal_errors(exc: DomainError, names: Mapping[str, str] | None = None, prefix: str = "") -> Errors:
+    """A refusal as a page shows it: each field the service names at the form's field (``names`` maps a
+    service path, or its head, to the form's field; default the head itself), under the form field's name.
+    ``at`` is the id of the first field shown (``prefix`` + its name: the summary above links to it); ``all``
+    the sentence when no field of the form takes it (the summary is then the refusal itself)."""
+    errors: Errors = {}
+    placed_all = True
     for key, text in (exc.fields or {}).items():
-        name = key.split(".")[0].split("[")[0]
-        errors[name] = text if len(text) > 25 else exc.message
+        head = key.split(".")[0].split("[")[0]
+        name = (names or {}).get(key) or (names or {}).get(head) or (head if names is None else "")
+        if not name:
+            placed_all = False
+            continue
+        errors.setdefault(name, text if len(text) > 25 else exc.message)
+        errors.setdefault("at", prefix + name)
+    errors["summary"] = exc.message
+    if not exc.fields or not placed_all or "at" not in errors:
+        errors["all"] = exc.message
     return errors
 
 
-def attempt(request: HttpRequest, work: Callable[[], Any], done: str) -> Errors | None:
-    """Run one service call: a success message and None, or the refusal's errors for the page."""
+def refused(message: str, name: str = "", prefix: str = "") -> Errors:
+    """A refusal the page makes itself (a date that is not one, a row not of this season), at ``name``."""
+    return refusal_errors(DomainError("invalid", message, fields={name: message} if name else None), None, prefix)
+
+
+def attempt(request: HttpRequest, work: Callable[[], Any], done: str, names: Mapping[str, str] | None = None,
+            prefix: str = "") -> Errors | None:
+    """Run one service call: a success message and None, or the refusal's errors for the page (shown on the
+    page itself, by its fields and in the summary above: not as a flash message too)."""
     try:
         work()
     except DomainError as exc:
-        messages.error(request, exc.message)
-        return refusal_errors(exc)
+        return refusal_errors(exc, names, prefix)
     messages.success(request, done)
     return None
 
@@ -72,6 +90,10 @@ def date(data: Mapping[str, Any], name: str) -> dt.date | None:
         return None
 
 
+SEASON_FIELDS = {"name": "name", "slug": "slug", "season": "season", "team_format.boards": "boards",
+                 "team_format.n": "race_to", "team_format": "boards"}
+
+
 # ---- leagues --------------------------------------------------------------------------------------------
 @login_required
 def leagues_index(request: HttpRequest) -> HttpResponse:
@@ -80,7 +102,7 @@ def leagues_index(request: HttpRequest) -> HttpResponse:
         name = request.POST.get("name", "").strip()
         slug = slugify(request.POST.get("slug", "") or name)[:80]
         errors = attempt(request, lambda: leagues.league_create(user=request.user, name=name, slug=slug),
-                         f"League {name} created.")
+                         f"League {name} created.", {"name": "name", "slug": "slug"})
         if errors is None:
             return HttpResponseRedirect(reverse("web:console_league", args=[slug]))
     return render(request, "console/leagues/index.html", {"leagues": reads.user_leagues(request.user),
@@ -96,12 +118,13 @@ def league_page(request: HttpRequest, slug: str) -> HttpResponse:
         name = request.POST.get("name", "").strip()
         season_slug = slugify(request.POST.get("slug", "") or name)[:80]
         label = request.POST.get("season", "").strip()
-        fmt = {"boards": number(request.POST, "boards") or 3, "kind": TeamKind.FIRST_TO_TOTAL.value,
-               "n": number(request.POST, "race_to") or 17}
+        boards, race_to = number(request.POST, "boards"), number(request.POST, "race_to")
+        fmt = {"boards": 3 if boards is None else boards, "kind": TeamKind.FIRST_TO_TOTAL.value,
+               "n": 17 if race_to is None else race_to}
         made: list[Any] = []
         errors = attempt(request, lambda: made.append(leagues.season_create(
             league=league, user=request.user, name=name, slug=season_slug, season=label, team_format=fmt)),
-            f"Season {name} created.")
+            f"Season {name} created.", SEASON_FIELDS)
         if errors is None:
             return HttpResponseRedirect(reverse("web:console_season", args=[made[0].slug]))
     return render(request, "console/leagues/league.html", {"league": league, "errors": errors or {},
@@ -109,45 +132,59 @@ def league_page(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 # ---- a season ---------------------------------------------------------------------------------------------
+DIVISION_FIELDS = {"name": "name", "order": "order", "boards": "boards", "race_target": "race_to"}
+DAY_FIELDS = {"date": "date", "venue": "venue"}
+
+
+def _typed_date(post: Mapping[str, Any], prefix: str) -> Errors | None:
+    """A date typed that is not one is refused at its field (blank is no date)."""
+    if str(post.get("date", "")).strip() and date(post, "date") is None:
+        return refused("A date as YYYY-MM-DD.", "date", prefix)
+    return None
+
+
 def _season_post(request: HttpRequest, season: Any) -> Errors | None:
     post, user, action = request.POST, request.user, request.POST.get("action", "")
     if action == "division":
         return attempt(request, lambda: leagues.division_create(
             tournament=season, user=user, name=post.get("name", ""), boards=number(post, "boards"),
-            race_target=number(post, "race_to")), "Division added.")
+            race_target=number(post, "race_to")), "Division added.", DIVISION_FIELDS, "division-")
     if action == "team":
         return attempt(request, lambda: team_add_by_club_name(
             tournament=season, user=user, club=post.get("club", ""), name=post.get("name", ""),
-            division=number(post, "division")), "Team added.")
+            division=number(post, "division")), "Team added.",
+            {"name": "name", "club": "club", "division": "division"}, "team-")
     if action == "match_day":
-        return attempt(request, lambda: leagues.match_day_create(
-            tournament=season, user=user, date=date(post, "date"), venue=post.get("venue", "")), "Match day added.")
+        return _typed_date(post, "match_day-") or attempt(request, lambda: leagues.match_day_create(
+            tournament=season, user=user, date=date(post, "date"), venue=post.get("venue", "")), "Match day added.",
+            DAY_FIELDS, "match_day-")
     if action == "fixture":
         return attempt(request, lambda: leagues.fixture_create(
             round=_day(season, post), home=number(post, "home") or 0, away=number(post, "away"), user=user),
-            "Fixture entered.")
+            "Fixture entered.", {"round": "round", "home": "home", "away": "away"}, "fixture-")
     if action == "match_day_update":
         day = _day(season, post)
         if day is None:
-            return {"all": "No such match day in this season.", "round": "a match day"}
-        typed = str(post.get("date", "")).strip()
-        if typed and date(post, "date") is None:
-            return {"all": "A date as YYYY-MM-DD.", "date": "a date"}
-        return attempt(request, lambda: leagues.match_day_update(
+            return refused("No such match day in this season.")
+        prefix = f"mdu-{day.pk}-"
+        return _typed_date(post, prefix) or attempt(request, lambda: leagues.match_day_update(
             round=day, user=user, date=date(post, "date"), venue=post.get("venue", "")),
-            f"Match day {day.number} changed.")
+            f"Match day {day.number} changed.", DAY_FIELDS, prefix)
     if action == "division_update":
         division = season.divisions.filter(pk=number(post, "division") or 0).first()
         if division is None:
-            return {"all": "No such division in this season.", "division": "a division"}
+            return refused("No such division in this season.")
+        order = number(post, "order")
         return attempt(request, lambda: leagues.division_update(
-            division=division, user=user, name=post.get("name", ""), order=number(post, "order") or division.order,
-            boards=number(post, "boards"), race_target=number(post, "race_to")), "Division changed.")
+            division=division, user=user, name=post.get("name", ""), order=division.order if order is None else order,
+            boards=number(post, "boards"), race_target=number(post, "race_to")), "Division changed.",
+            DIVISION_FIELDS, f"du-{division.pk}-")
     if action == "generate":
         return attempt(request, lambda: leagues.fixtures_generate(
             tournament=season, user=user, division=number(post, "division"), double=post.get("double") == "on",
-            first_round=number(post, "first_round") or 1), "Fixtures generated.")
-    return {"all": "Unknown action."}
+            first_round=number(post, "first_round") or 1), "Fixtures generated.",
+            {"division": "division", "first_round": "first_round"}, "generate-")
+    return refused("Unknown action.")
 
 
 def _day(season: Any, post: Mapping[str, Any]) -> Any:
@@ -168,15 +205,40 @@ def season_page(request: HttpRequest, slug: str) -> HttpResponse:
         table_error = ""
     except DomainError as exc:
         tables, table_error = None, exc.message
-    ctx = {"tournament": season, "season": season, **reads.season_overview(season), "tables": tables,
-           "table_error": table_error, "errors": errors or {}, "form": request.POST,
-           "action": request.POST.get("action", ""), "cnav": "season"}
+    overview = reads.season_overview(season)
+    action = request.POST.get("action", "") if errors else ""
+    ctx = {"tournament": season, "season": season, **overview, "tables": tables,
+           "table_error": table_error, "errors": errors or {}, "form": request.POST, "action": action,
+           # the refused form's errors and typing, under its action: the page's other forms stay as they were
+           "posted": {action: {"e": errors, "v": request.POST}} if errors else {},
+           "row": f"{action}-{request.POST.get('round') or request.POST.get('division') or ''}",  # a row's form refused
+           "day_options": [(d.round.pk, f"{d.round.number}" + (f" · {d.round.date:%-d %b}" if d.round.date else ""))
+                           for d in overview["days"]],
+           "team_options": [(t.pk, t.name) for t in overview["teams"]],
+           "division_options": [(d.pk, d.name) for d in overview["divisions"]], "cnav": "season"}
     return render(request, "console/leagues/season.html", ctx, status=400 if errors else 200)
+
+
+def _team_post(request: HttpRequest, team: Team) -> Errors | None:
+    post, user, action = request.POST, request.user, request.POST.get("action", "")
+    if action == "team_update":
+        return attempt(request, lambda: leagues.team_update(
+            team=team, user=user, name=post.get("name", ""), division=number(post, "division"),
+            withdrawn=post.get("withdrawn") == "on"), "Team changed.", {"name": "name", "division": "division"}, "te-")
+    if action == "captains":
+        return attempt(request, lambda: team_captains_by_names(team=team, user=user, usernames=post.get("captains", "")),
+                       "Captains saved.", {"captains": "captains"})
+    for blank in ("player_1", "player_2"):
+        if not str(post.get(blank, "")).strip():
+            return refused("A pair is two players: type both names.", blank)
+    return attempt(request, lambda: roster_add_by_names(
+        team=team, user=user, player_1=post.get("player_1", ""), player_2=post.get("player_2", "")),
+        "Pair added to the roster.", {"player_1": "player_1", "player_2": "player_2", "pair": "player_1"})
 
 
 @login_required
 def team_page(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
-    """A team: its roster (any number of pairs; K play a fixture) and its captains."""
+    """A team: its roster (any number of pairs; K play a fixture), its name and division, its captains."""
     season = organiser_tournament(request.user, slug)
     team = Team.objects.filter(pk=team_id, tournament=season).select_related("club", "division").first()
     if team is None:
@@ -184,34 +246,13 @@ def team_page(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
     errors: Errors | None = None
     if request.method == "POST":
         organiser_tournament(request.user, slug, "manage")
-
-        def add_pair() -> None:
-            roster_add_by_names(team=team, user=request.user, player_1=request.POST.get("player_1", ""),
-                                player_2=request.POST.get("player_2", ""))
-
-        if request.POST.get("action") == "team_update":
-            errors = attempt(request, lambda: leagues.team_update(
-                team=team, user=request.user, name=request.POST.get("name", ""),
-                division=number(request.POST, "division"), withdrawn=request.POST.get("withdrawn") == "on"),
-                "Team changed.")
-            if errors is None:
-                return HttpResponseRedirect(reverse("web:console_season_team", args=[slug, team.pk]))
-            return render(request, "console/leagues/team.html", {
-                "tournament": season, "team": team, "roster": reads.team_roster(team), "errors": errors,
-                "form": request.POST, "cnav": "season", "divisions": list(season.divisions.order_by("order", "id")),
-                "captain_names": ", ".join(u.get_username() for u in team.captains.all())}, status=400)
-        if request.POST.get("action") == "captains":
-            errors = attempt(request, lambda: team_captains_by_names(
-                team=team, user=request.user, usernames=request.POST.get("captains", "")), "Captains saved.")
-            if errors is None:
-                return HttpResponseRedirect(reverse("web:console_season_team", args=[slug, team.pk]))
-            return render(request, "console/leagues/team.html", {
-                "tournament": season, "team": team, "roster": reads.team_roster(team), "errors": errors,
-                "form": request.POST, "cnav": "season", "captain_names": ""}, status=400)
-        errors = attempt(request, add_pair, "Pair added to the roster.")
+        errors = _team_post(request, team)
         if errors is None:
             return HttpResponseRedirect(reverse("web:console_season_team", args=[slug, team.pk]))
+        team.refresh_from_db()
     return render(request, "console/leagues/team.html", {
         "tournament": season, "team": team, "roster": reads.team_roster(team), "errors": errors or {},
-        "form": request.POST, "cnav": "season", "divisions": list(season.divisions.order_by("order", "id")),
+        "form": request.POST, "posted": {request.POST.get("action") or "roster": {"e": errors, "v": request.POST}}
+        if errors else {}, "cnav": "season", "team_division": str(team.division_id or ""),
+        "division_options": [(d.pk, d.name) for d in season.divisions.order_by("order", "id")],
         "captain_names": ", ".join(u.get_username() for u in team.captains.all())}, status=400 if errors else 200)

@@ -25,7 +25,7 @@ from tournaments.services import leagues
 from web.http import found
 from web.permissions import organiser_tournament
 
-from .league_console import Errors, attempt, date, number
+from .league_console import Errors, attempt, date, number, refused
 
 
 def _access(request: HttpRequest, slug: str, fixture_id: int) -> tuple[Tournament, TeamMatch, bool]:
@@ -51,22 +51,34 @@ def _pair(post: Any, a: str, b: str, blank: int = -1) -> list[int] | None:
     return [blank if one is None else one, blank if two is None else two]
 
 
+#: The service's field names a chalk sheet's form shows (its inputs are per side: the error sits by side A's).
+FIGURES = {"score": "score", "hang_jacks": "hang_jacks", "kicks": "kicks", "game_counts": "game_counts",
+           "figures": "figures"}
+#: The organiser's actions' fields (a form each; ``action-field`` is an input's id).
+ORGANISER_FIELDS = {"reason": "reason", "round": "round", "absent": "absent", "match_points": "match_points",
+                    "bullseyes": "bullseyes", "team": "team"}
+
+#: The section of the page each action's form sits in (the summary above links there).
+_SECTION = {"paper_game": "board-{board}", "totals": "totals", "lineup": "lineups", "substitute": "substitute"}
+
+
 def _post(request: HttpRequest, season: Tournament, match: TeamMatch) -> Errors | None:
     post, user, action = request.POST, request.user, request.POST.get("action", "")
     if action == "paper_game":
         board = number(post, "board") or 0
         if not match.boards.filter(pk=board).exists():
-            return {"all": "That board is not of this fixture."}
+            return refused("That board is not of this fixture.")
         return attempt(request, lambda: leagues.paper_game_enter(
             board=board, user=user, score=_pair(post, "score_a", "score_b") or [-1, -1],
             hang_jacks=_pair(post, "hang_jacks_a", "hang_jacks_b") or [-1, -1],
             kicks=_pair(post, "kicks_a", "kicks_b", 0), game_counts=_pair(post, "game_counts_a", "game_counts_b", 0)),
-            "Game entered from the chalk sheet.")
+            "Game entered from the chalk sheet.", FIGURES)
     if action == "totals":
         return attempt(request, lambda: leagues.match_totals_enter(
             team_match=match, user=user, games=_pair(post, "games_a", "games_b") or [-1, -1],
             hang_jacks=_pair(post, "hang_jacks_a", "hang_jacks_b") or [-1, -1], played_on=date(post, "played_on"),
-            time_called=post.get("time_called") == "on"), "Match totals entered.")
+            time_called=post.get("time_called") == "on"), "Match totals entered.",
+            {"games": "games", "hang_jacks": "hang_jacks", "played_on": "played_on"})
     if action == "confirm":
         return attempt(request, lambda: leagues.match_result_confirm(team_match=match, user=user), "Result confirmed.")
     if action == "lineup":
@@ -74,15 +86,16 @@ def _post(request: HttpRequest, season: Tournament, match: TeamMatch) -> Errors 
         k = match.format_value().boards
         entries = [number(post, f"slot_{i}") or 0 for i in range(k)]
         return attempt(request, lambda: leagues.lineup_set(team_match=match, team=team, entries=entries, user=user),
-                       "Line-up saved.")
+                       "Line-up saved.", {"entries": "entries", "lineup": "entries", "team": "entries"})
     if action == "substitute":
         return attempt(request, lambda: leagues.lineup_substitute(
             team_match=match, team=number(post, "team") or 0, slot=(number(post, "slot") or 0) - 1,
-            entry=number(post, "entry") or 0, user=user, reason=post.get("reason", "")), "Substitution recorded.")
+            entry=number(post, "entry") or 0, user=user, reason=post.get("reason", "")), "Substitution recorded.",
+            {"team": "team", "slot": "slot", "entry": "entry", "reason": "reason"})
     if action == "void_deduction":
         row = match.deductions.filter(pk=number(post, "deduction") or 0, voided=False).first()
         if row is None:
-            return {"all": "No such deduction on this fixture."}
+            return refused("No such deduction on this fixture.")
         return attempt(request, lambda: leagues.deduction_void(deduction=row, user=user), "Deduction cancelled.")
     reason = post.get("reason", "")
     simple = {
@@ -101,9 +114,9 @@ def _post(request: HttpRequest, season: Tournament, match: TeamMatch) -> Errors 
                       "Game set aside."),
     }
     if action not in simple:
-        return {"all": "Unknown action."}
+        return refused("Unknown action.")
     work, done = simple[action]
-    return attempt(request, work, done)
+    return attempt(request, work, done, ORGANISER_FIELDS)
 
 
 @login_required
@@ -114,6 +127,9 @@ def fixture_page(request: HttpRequest, slug: str, fixture_id: int) -> HttpRespon
         errors = _post(request, season, match)
         if errors is None:
             return HttpResponseRedirect(reverse("web:console_season_fixture", args=[slug, fixture_id]))
+        if "at" in errors:  # the summary links to the form that was refused (its inputs carry the messages)
+            errors["at"] = _SECTION.get(request.POST.get("action", ""), "organiser").format(
+                board=number(request.POST, "board"))
         match = reads.season_fixture(season, fixture_id)
     ctx = {
         "tournament": season, "season": season, "match": match, "manager": manager, "cnav": "season",

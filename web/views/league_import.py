@@ -83,7 +83,6 @@ def season_next_page(request: HttpRequest, slug: str) -> HttpResponse:
                               moves=moves, rosters=request.POST.get("rosters") == "on")
         except DomainError as exc:
             errors = refusal_errors(exc)
-            messages.error(request, exc.message)
         else:
             messages.success(request, f"Season {new.name} created from {season.name}.")
             return HttpResponseRedirect(reverse("web:console_season", args=[new.slug]))

@@ -43,6 +43,7 @@ from django.db.models import Max
 from tournaments.models import Board, Entry, Tournament
 from tournaments.models.querysets import RoundQuerySet
 from tournaments.selectors.fingerprint import fingerprint
+from tournaments.selectors.memo import render_memo
 from tournaments.services.publication import merge_hints
 
 from . import files, pages
@@ -180,6 +181,12 @@ def render_addresses(addresses: list[str]) -> tuple[Outcome, set[str]]:
     """Render and write each address (unchanged files untouched); a page no longer public is withdrawn.
     Returns the outcome and the addresses now published."""
     outcome, live = Outcome(), set()
+    with render_memo():
+        _render_each(addresses, outcome, live)
+    return outcome, live
+
+
+def _render_each(addresses: list[str], outcome: Outcome, live: set[str]) -> None:
     for address in addresses:
         body = render(address)
         outcome.rendered += 1
@@ -188,26 +195,31 @@ def render_addresses(addresses: list[str]) -> tuple[Outcome, set[str]]:
             continue
         live.add(address)
         outcome.written += int(files.write(address, body))
-    return outcome, live
 
 
 def render_groups(groups: list[Group], state: dict[str, Any], *, force: set[str] | None = None) -> tuple[Outcome, set[str]]:
     """Render the groups forced (None: all) or whose fingerprint moved; record their fingerprints."""
     stored = state.setdefault("fp", {})
     outcome, live = Outcome(), set()
-    for group in groups:
-        forced = force is None or group.key in force or group.key.split(":")[0] in force
-        if not forced and group.fingerprint is not None and stored.get(group.key) == group.fingerprint:
-            continue
-        done, published = render_addresses(group.addresses)
-        outcome.add(done)
-        outcome.groups.append(group.key)
-        live |= published
-        if group.fingerprint is None:
-            stored.pop(group.key, None)
-        else:
-            stored[group.key] = group.fingerprint
+    with render_memo():  # one read of the entries, boards and standings for every page of the render
+        for group in groups:
+            _render_group(group, stored, force, outcome, live)
     return outcome, live
+
+
+def _render_group(group: Group, stored: dict[str, Any], force: set[str] | None, outcome: Outcome,
+                  live: set[str]) -> None:
+    forced = force is None or group.key in force or group.key.split(":")[0] in force
+    if not forced and group.fingerprint is not None and stored.get(group.key) == group.fingerprint:
+        return
+    done, published = render_addresses(group.addresses)
+    outcome.add(done)
+    outcome.groups.append(group.key)
+    live |= published
+    if group.fingerprint is None:
+        stored.pop(group.key, None)
+    else:
+        stored[group.key] = group.fingerprint
 
 
 def publish_site(*, force: bool = False) -> Outcome:

@@ -16,6 +16,7 @@ from django.db.models import Prefetch, Q
 from tournaments.models import Board, Entry, Game, Hand, Round, TeamMatch, Tournament
 from tournaments.models.querysets import RoundQuerySet
 
+from .memo import remembered
 from .public import tournament_entries
 
 STATUS_LABELS = {
@@ -163,12 +164,16 @@ def board_summary(board: Board) -> BoardSummary:
 
 
 def round_boards(round_: Round, entries: Mapping[int, Entry] | None = None) -> list[BoardSummary]:
-    """Every board of a round, tables in order and the bye last."""
-    entries = entries if entries is not None else tournament_entries(round_.tournament)
-    boards = Board.objects.filter(round=round_).prefetch_related(_live_games())
-    summaries = [summarise(b, entries) for b in boards]
-    summaries.sort(key=lambda s: (s.table is None, s.table or 0, s.board.id))
-    return summaries
+    """Every board of a round, tables in order and the bye last (read once per publisher's render when
+    ``entries`` is not given: ``memo``)."""
+    def read() -> list[BoardSummary]:
+        pairs = entries if entries is not None else tournament_entries(round_.tournament)
+        boards = Board.objects.filter(round=round_).prefetch_related(_live_games())
+        summaries = [summarise(b, pairs) for b in boards]
+        summaries.sort(key=lambda s: (s.table is None, s.table or 0, s.board.id))
+        return summaries
+
+    return read() if entries is not None else remembered(("round_boards", round_.pk), read)
 
 
 def round_team_matches(round_: Round) -> list[TeamMatch]:

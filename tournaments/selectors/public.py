@@ -17,6 +17,8 @@ from tournaments.errors import NotFound
 from tournaments.models import Board, Club, Entry, Game, GameConfirmation, Hand, Player, Round, Tournament
 from tournaments.models.querysets import RoundQuerySet
 
+from .memo import remembered
+
 # ---- tournaments and rounds ----------------------------------------------------------------------
 
 
@@ -62,10 +64,14 @@ def round_to_show(tournament: Tournament, rounds: Sequence[Round] | None = None)
 
 
 def tournament_entries(tournament: Tournament) -> dict[int, Entry]:
-    """Every entry of the tournament by id, with its pair, players and club."""
-    qs = Entry.objects.filter(tournament=tournament).select_related("pair__player_1", "pair__player_2", "pair__club",
-                                                                           "club")
-    return {e.id: e for e in qs}
+    """Every entry of the tournament by id, with its pair, players and club (read once per publisher's
+    render: ``memo``)."""
+    def read() -> dict[int, Entry]:
+        qs = Entry.objects.filter(tournament=tournament).select_related("pair__player_1", "pair__player_2",
+                                                                        "pair__club", "club")
+        return {e.id: e for e in qs}
+
+    return remembered(("entries", tournament.pk), read)
 
 
 def active_entry_count(tournament: Tournament) -> int:

@@ -14,6 +14,7 @@ from typing import Any
 from tournaments.formats import TIE_BREAKS
 from tournaments.models import Club, Entry, StandingsSnapshot, Tournament
 
+from .memo import active, remembered
 from .public import tournament_entries
 
 #: Standings columns: key -> (short heading, full name). Tie-break keys come from the tournament.
@@ -102,7 +103,9 @@ def _fmt_value(value: Any) -> Any:
 
 
 def latest_snapshot(tournament: Tournament) -> StandingsSnapshot | None:
-    return StandingsSnapshot.objects.filter(tournament=tournament).order_by("-created_at", "-id").first()
+    """The tournament's newest standings snapshot (read once per publisher's render: ``memo``)."""
+    return remembered(("snapshot", tournament.pk), lambda: StandingsSnapshot.objects.filter(
+        tournament=tournament).order_by("-created_at", "-id").first())
 
 
 _UNSET: Any = object()
@@ -125,10 +128,17 @@ def _columns(tournament: Tournament, raw_rows: Sequence[Mapping[str, Any]]) -> l
 def standings(
     tournament: Tournament, entries: Mapping[int, Entry] | None = None, snapshot: StandingsSnapshot | None = _UNSET,
 ) -> Standings:
-    """The latest snapshot's rows (confirmed games only), with the tournament's tie-break columns."""
-    entries = entries if entries is not None else tournament_entries(tournament)
+    """The latest snapshot's rows (confirmed games only), with the tournament's tie-break columns (made once
+    per publisher's render and snapshot when ``entries`` is not given: ``memo``)."""
     if snapshot is _UNSET:
         snapshot = latest_snapshot(tournament)
+    if entries is None and active() and snapshot is not None and snapshot.pk is not None:
+        return remembered(("standings", tournament.pk, snapshot.pk),
+                          lambda: _standings(tournament, tournament_entries(tournament), snapshot))
+    return _standings(tournament, entries if entries is not None else tournament_entries(tournament), snapshot)
+
+
+def _standings(tournament: Tournament, entries: Mapping[int, Entry], snapshot: StandingsSnapshot | None) -> Standings:
     raw_rows: list[Mapping[str, Any]] = [r for r in (snapshot.rows if snapshot else []) if isinstance(r, Mapping)]
     columns = _columns(tournament, raw_rows)
     keys = [c[0] for c in columns]

@@ -1,0 +1,109 @@
+"""A change's render reads the event once (``tournaments.selectors.memo``): its query count does not grow
+with the field, its files are still what Django serves, and the memo is off outside a render."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from publishing import files, publish
+from tournaments.selectors import latest_snapshot, round_boards, standings, tournament_entries
+from tournaments.selectors.memo import active, render_memo
+
+pytestmark = pytest.mark.django_db
+
+#: The most queries one change's render (event pages, the live round's, one board's) may make, any size;
+#: measured 2026-12-01: 57 (89 before the memo).
+CHANGE_BUDGET = 57
+
+
+def _event(pairs: int) -> tuple[Any, Any]:
+    """A published event of ``pairs`` pairs in four clubs: two closed rounds with results, one in play with
+    one game started; returns the tournament and the live board."""
+    from tests.tournaments.factories import make_tournament, seat, win_game
+    from tournaments.models import Board, Club, Entry, Pair, Player, Round, Tournament
+    from tournaments.services.standings import tournament_standings_recompute
+
+    tournament = make_tournament()
+    clubs = [Club.objects.create(name=f"Club {tournament.pk}-{i}") for i in range(4)]
+    players = Player.objects.bulk_create([Player(name=f"P{i} of {tournament.pk}") for i in range(2 * pairs)])
+    made = Pair.objects.bulk_create([Pair(player_1=players[2 * i], player_2=players[2 * i + 1], club=clubs[i % 4],
+                                          seed=i + 1) for i in range(pairs)])
+    ids = [e.pk for e in Entry.objects.bulk_create([Entry(tournament=tournament, pair=p, seed=p.seed) for p in made])]
+    for number in (1, 2, 3):
+        round_ = Round.objects.create(tournament=tournament, number=number, status="in_play" if number == 3 else "closed")
+        order = ids[number - 1:] + ids[:number - 1]
+        Board.objects.bulk_create([
+            Board(round=round_, table=t // 2 + 1, pair_a_id=order[t], pair_b_id=order[t + 1], decided=number < 3,
+                  winner=0 if number < 3 else None, bullseyes_a=2 if number < 3 else 0, all_confirmed=number < 3)
+            for t in range(0, pairs - 1, 2)])
+    live = Board.objects.filter(round__number=3, round__tournament=tournament).order_by("table").first()
+    assert live is not None
+    win_game(seat(live), 0)
+    Tournament.objects.filter(pk=tournament.pk).update(published=True, status="running")
+    tournament_standings_recompute(tournament_id=tournament.pk)
+    tournament.refresh_from_db()
+    return tournament, live
+
+
+def _change(tournament: Any, board: Any) -> tuple[int, publish.Outcome]:
+    """One change's render (a hand on ``board``), results not due; the queries it made."""
+    state = publish.load_state(tournament.slug)
+    state["rendered_at"], state["results_at"] = 0, 9e18
+    publish.save_state(tournament.slug, state)
+    with CaptureQueriesContext(connection) as queries:
+        outcome = publish.publish_event(tournament.pk, {"boards": [board.pk]})
+    return len([q for q in queries.captured_queries if "SAVEPOINT" not in q["sql"]]), outcome
+
+
+def test_a_changes_render_makes_as_many_queries_at_2n_pairs_as_at_n(publish_root: Path) -> None:
+    small_event, small_board = _event(8)
+    large_event, large_board = _event(16)
+    publish.publish_site()  # the list of events, once: not part of a change's render
+    small, small_outcome = _change(small_event, small_board)
+    large, large_outcome = _change(large_event, large_board)
+    assert small_outcome.rendered == large_outcome.rendered == 13, (small_outcome, large_outcome)
+    assert large == small, (small, large)
+    assert large <= CHANGE_BUDGET, large
+
+
+def test_a_changes_files_are_what_django_serves(publish_root: Path) -> None:
+    tournament, board = _event(12)
+    publish.publish_site()
+    _, outcome = _change(tournament, board)
+    addresses = [a for g in publish.event_groups(tournament, rounds=[3], boards=[board.pk], results=False)
+                 for a in g.addresses]
+    assert len(addresses) == outcome.rendered == 13
+    client = Client()
+    for address in addresses:
+        assert files.file_for(address, publish_root).read_bytes() == client.get(address).content, address
+
+
+def test_the_memo_is_off_outside_a_render_and_dropped_after_it(publish_root: Path) -> None:
+    tournament, board = _event(4)
+    round_ = board.round
+
+    def reads() -> int:
+        with CaptureQueriesContext(connection) as queries:
+            tournament_entries(tournament)
+            round_boards(round_)
+            standings(tournament, snapshot=latest_snapshot(tournament))
+        return len(queries)
+
+    reads()  # the round's tournament, loaded once on the instance
+    outside = reads()
+    assert not active() and reads() == outside  # nothing remembered: every call reads again
+    with render_memo():
+        assert active()
+        first = reads()
+        assert reads() == 0  # the second time, from the memo
+        with render_memo():  # a nested block shares the open memo
+            assert reads() == 0
+        assert tournament_entries(tournament) is tournament_entries(tournament)
+    assert first == outside - 2  # the entries read once, not by the boards and the standings again
+    assert not active() and reads() == outside  # dropped when the render ends

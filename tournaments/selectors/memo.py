@@ -2,8 +2,8 @@
 
 The publisher (``publishing.publish``) renders a dozen public pages of one event in a row by calling their
 views; each view reads the event's entries, the shown round's boards and the standings again. Inside
-``render_memo()`` those reads (``tournament_entries``, ``round_boards``, ``latest_snapshot``,
-``standings``) are made once per event and argument and shared by every page of the render; the memo is
+``render_memo()`` those reads (``public_tournament``, ``public_rounds``, ``tournament_entries``,
+``round_boards``, ``latest_snapshot``, ``standings``) are made once per event and argument and shared by every page of the render; the memo is
 dropped when the block ends. Outside such a block (every request Django serves) nothing is remembered:
 ``remembered`` just calls the read.
 

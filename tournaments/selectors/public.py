@@ -32,15 +32,20 @@ def published_tournaments() -> list[Tournament]:
 
 
 def public_tournament(slug: str) -> Tournament:
-    """The published tournament with this slug (a draft is never public)."""
-    try:
-        return Tournament.objects.get(slug=slug, published=True)
-    except Tournament.DoesNotExist:
-        raise NotFound(message="No such tournament") from None
+    """The published tournament with this slug (a draft is never public; read once per publisher's render:
+    ``memo``)."""
+    def read() -> Tournament:
+        try:
+            return Tournament.objects.get(slug=slug, published=True)
+        except Tournament.DoesNotExist:
+            raise NotFound(message="No such tournament") from None
+
+    return remembered(("tournament", slug), read)
 
 
 def public_rounds(tournament: Tournament) -> list[Round]:
-    return list(tournament.rounds.public().order_by("number"))
+    """The public rounds in order (read once per publisher's render: ``memo``)."""
+    return remembered(("rounds", tournament.pk), lambda: list(tournament.rounds.public().order_by("number")))
 
 
 def public_round(tournament: Tournament, number: int) -> Round:

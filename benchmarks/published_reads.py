@@ -17,7 +17,9 @@ that published reads survive gunicorn and PostgreSQL going down.
    pages, the live round's pairings and one board: what a hand or a confirmation costs), of the results
    pages (statistics, clubs, club pages and one page per pair, at most every ``PUBLISH_RESULTS_SECONDS``:
    ten pair pages are rendered and the others counted at their average), and of one board's three pages (a
-   full render is that times the boards, plus the rest).
+   full render is that times the boards, plus the rest); and the queries of one change's render (the
+   per-render memo of ``tournaments.selectors.memo`` keeps them the same at any size). Start small:
+   ``--skip-reads --sizes 100`` takes under a minute; ``--sizes 1000 --results-upto 500`` a few.
 3. ``--down-check``: a private stack (benchmarks/load/stack.py: PostgreSQL, Redis, gunicorn, worker, beat),
    an event published through it, Caddy in front; gunicorn and PostgreSQL are stopped and the published
    pages still answer 200 (Django's own pages answer 502).
@@ -126,6 +128,12 @@ def measure_renders(pairs: int, repeat: int, results_too: bool = True) -> dict[s
         publish.render_addresses(pages.board_addresses(tournament.slug, live_board.pk))
 
     out: dict[str, float] = {"boards": float(Board.objects.filter(round__tournament=tournament).count())}
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as queries:  # the change's queries (the same at any size)
+        message()
+    out["queries"] = float(len(queries))
     for name, fn, times in (("message", message, repeat), ("results", results, 1), ("board", board, repeat)):
         if name == "results" and not results_too:
             out[name] = out[f"{name}_cpu"] = float("nan")
@@ -293,12 +301,13 @@ def main() -> None:
         if not args.skip_renders:
             print("\nrenders (wall ms, CPU ms of this process in brackets; median of "
                   f"{args.repeat}; results once)")
-            print(f"{'pairs':>6} {'boards':>7} {'change':>16} {'results pages':>18} {'one board (3)':>16}")
+            print(f"{'pairs':>6} {'boards':>7} {'change':>16} {'results pages':>18} {'one board (3)':>16} "
+                  f"{'change queries':>15}")
             for pairs in [int(s) for s in args.sizes.split(",")]:
                 r = measure_renders(pairs, args.repeat, results_too=pairs <= args.results_upto)
                 cells = " ".join(f"{r[k] * 1000:>{w - 8}.0f} ({r[k + '_cpu'] * 1000:>5.0f})"
                                  for k, w in (("message", 16), ("results", 18), ("board", 16)))
-                print(f"{pairs:>6} {int(r['boards']):>7} {cells}", flush=True)
+                print(f"{pairs:>6} {int(r['boards']):>7} {cells} {int(r['queries']):>15}", flush=True)
     finally:
         connection.creation.destroy_test_db(old_name, verbosity=0)
         shutil.rmtree(root, ignore_errors=True)

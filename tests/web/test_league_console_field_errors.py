@@ -59,6 +59,7 @@ def test_a_duplicate_team_name_is_refused_at_the_name_only_and_the_typing_is_kep
     # a summary above links to the field; the message is not repeated as a flash message
     assert 'href="#team-name"' in summary(body)
     assert '<li class="error">' not in body
+    assert "{#" not in body and "{%" not in body  # no template comment or tag shows on the page
     assert Team.objects.filter(tournament=season).count() == 2
 
 

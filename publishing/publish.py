@@ -5,12 +5,14 @@ one query for every board's):
 
 * ``event``: home, standings (and its polled fragment) and their JSON;
 * ``round:N``: a round's pairings, its fragment and JSON; ``board:ID``: a scorecard, its fragment and JSON;
-* ``results``: the rounds' list, statistics, clubs, every pair's and club's page (rendered at most every
-  ``PUBLISH_RESULTS_SECONDS``: 1,000 pair pages are the costliest part of a render);
+* ``results``: the rounds' list, statistics, clubs, every pair's and club's page (1,000 pair pages are the
+  costliest part of a render): under a worker never inside a change's render but in passes of their own,
+  sliced, paced and under their own lock (``publishing.results``); eager, inline at most every
+  ``PUBLISH_RESULTS_SECONDS``;
 * ``site``: the list of published events.
 
-A change's message renders the event group, the rounds and boards it names (a board brings its round) and,
-when their fingerprint moved, the results group. The sweep (Celery beat) renders every group whose stored
+A change's message renders the event group, the rounds and boards it names (a board brings its round) and
+asks for a results pass (under a worker) or, eager, renders the results group when its fingerprint moved. The sweep (Celery beat) renders every group whose stored
 fingerprint differs from the database's, so a message lost with Redis, or a change no service announced,
 is published within the sweep's period. A full render (names, settings, publication, finishing) renders
 every group and withdraws the event's files that no longer answer (a re-drafted round's boards, a removed
@@ -46,7 +48,7 @@ from tournaments.selectors.fingerprint import fingerprint
 from tournaments.selectors.memo import render_memo
 from tournaments.services.publication import merge_hints
 
-from . import files, pages
+from . import files, pages, results
 from .render import render
 
 log = logging.getLogger(__name__)
@@ -131,13 +133,17 @@ def _public_round_numbers(tournament: Tournament) -> list[int]:
     return list(tournament.rounds.public().order_by("number").values_list("number", flat=True))
 
 
-def _results_addresses(tournament: Tournament) -> list[str]:
+def results_addresses(tournament: Tournament) -> list[str]:
+    """Every address of the results group, in a stable order (a pass's slices walk it)."""
     entry_ids = Entry.objects.filter(tournament=tournament).order_by("id").values_list("id", flat=True)
     club_ids = sorted(set(Entry.objects.filter(tournament=tournament, pair__club__isnull=False).order_by()
                           .values_list("pair__club_id", flat=True).distinct()))
     slug = tournament.slug
     return (pages.results_addresses(slug) + pages.entry_addresses(slug, entry_ids)
             + pages.club_addresses(slug, club_ids) + pages.history_addresses(club_ids, _player_ids(tournament)))
+
+
+_results_addresses = results_addresses  # the name benchmarks/published_reads.py reads
 
 
 def _player_ids(tournament: Tournament) -> list[int]:
@@ -172,7 +178,7 @@ def event_groups(tournament: Tournament, *, rounds: list[int] | None, boards: li
         print_ = board_prints.get(board_id)
         groups.append(Group(f"board:{board_id}", print_[1] if print_ else None, pages.board_addresses(slug, board_id)))
     if results:
-        groups.append(Group("results", fingerprint(slug, tier="results"), _results_addresses(tournament)))
+        groups.append(Group("results", fingerprint(slug, tier="results"), results_addresses(tournament)))
     return groups
 
 
@@ -242,6 +248,7 @@ def withdraw(slug: str) -> Outcome:
         outcome.removed += int(files.remove_tree(prefix))
     with contextlib.suppress(FileNotFoundError):
         (files.state_dir() / f"{slug}.json").unlink()
+    results.forget(slug)
     return outcome
 
 
@@ -250,15 +257,25 @@ def _results_due(state: dict[str, Any], now: float) -> bool:
     return now - float(state.get("results_at", 0)) >= seconds
 
 
-def _render_event(tournament: Tournament, hints: dict[str, Any], state: dict[str, Any], now: float) -> Outcome:
+def _render_event(tournament: Tournament, hints: dict[str, Any], state: dict[str, Any], now: float,
+                  schedule: results.Schedule | None) -> Outcome:
+    """The change's groups; the results inline when eager (``schedule`` None) and due, else a pass asked for."""
     if hints.get("full"):
-        groups = event_groups(tournament, rounds=None, boards=None, results=True)
+        groups = event_groups(tournament, rounds=None, boards=None, results=False)
         outcome, live = render_groups(groups, state)
+        if schedule is None:
+            done, published, _ = results.render_inline(tournament, force=True)
+            outcome.add(done)
+            outcome.groups.append("results")
+            live |= published
+            state["results_at"] = now
+        else:  # the pass renders them; until then they are kept, not pruned
+            live |= set(results_addresses(tournament))
+            results.request(tournament.pk, tournament.slug, schedule, force=True)
         stale = set().union(*(files.published_addresses(p) for p in pages.event_prefixes(tournament.slug))) - live
         for address in stale:
             outcome.removed += int(files.remove(address))
         state["fp"] = {g.key: g.fingerprint for g in groups if g.fingerprint is not None}
-        state["results_at"] = now
         return outcome
     rounds = list(hints.get("rounds", []))
     boards = list(hints.get("boards", []))
@@ -267,19 +284,27 @@ def _render_event(tournament: Tournament, hints: dict[str, Any], state: dict[str
 
         current = round_to_show(tournament)
         rounds = [current.number] if current is not None else []
-    results = _results_due(state, now)
-    groups = event_groups(tournament, rounds=rounds, boards=boards, results=results)
+    groups = event_groups(tournament, rounds=rounds, boards=boards, results=False)
     outcome, _ = render_groups(groups, state, force={"event", "round", "board"})
-    if "results" in outcome.groups:
-        state["results_at"] = now
+    if schedule is not None:
+        results.request(tournament.pk, tournament.slug, schedule)  # marks dirty; never renders here
+    elif _results_due(state, now):
+        done, _, rendered = results.render_inline(tournament)
+        if rendered:
+            outcome.add(done)
+            outcome.groups.append("results")
+            state["results_at"] = now
     return outcome
 
 
 def publish_event(tournament_id: int, hints: dict[str, Any] | None = None, *,
-                  defer: Callable[[float], None] | None = None) -> Outcome:
+                  defer: Callable[[float], None] | None = None,
+                  schedule_results: results.Schedule | None = None) -> Outcome:
     """Publish one event's change (the task of the outbox's ``publish_event`` messages).
 
     ``defer(seconds)`` schedules a later run of this task (a worker); None renders at once (eager).
+    ``schedule_results(tournament_id, token, seconds)`` queues a results slice (a worker: the results render
+    apart, ``publishing.results``); None renders the results inline when due (eager).
     """
     hints = dict(hints or {})
     if not enabled():
@@ -313,7 +338,7 @@ def publish_event(tournament_id: int, hints: dict[str, Any] | None = None, *,
                 from tournaments.services.standings import tournament_standings_recompute
 
                 tournament_standings_recompute(tournament_id=tournament.pk)
-            outcome = _render_event(tournament, merged, state, now)
+            outcome = _render_event(tournament, merged, state, now, schedule_results)
             save_state(slug, state)
     outcome.add(publish_site(force=outcome.withdrawn))
     outcome.seconds = time.monotonic() - started
@@ -327,12 +352,14 @@ def publish_full(tournament_id: int) -> Outcome:
     return publish_event(tournament_id, {"full": True})
 
 
-def sweep() -> dict[str, int]:
-    """Re-render every group whose fingerprint moved; withdraw events no longer published (Celery beat)."""
+def sweep(*, schedule_results: results.Schedule | None = None) -> dict[str, int]:
+    """Re-render every group whose fingerprint moved; withdraw events no longer published (Celery beat).
+    The results: inline (``schedule_results`` None) or, under a worker, a pass asked for where their stored
+    fingerprint differs or a pass was abandoned (``results.watch``)."""
     if not enabled():
         return {}
     published = dict(Tournament.objects.filter(published=True).values_list("slug", "id"))
-    counts = {"events": 0, "rendered": 0, "written": 0, "withdrawn": 0}
+    counts = {"events": 0, "rendered": 0, "written": 0, "withdrawn": 0, "results_asked": 0}
     for prefix in pages.event_prefixes("x"):
         folder = files.file_for(prefix).parent.parent  # <root>/t, <root>/api/v1/public/tournaments
         if folder.is_dir():
@@ -341,23 +368,26 @@ def sweep() -> dict[str, int]:
                     with locked(child.name):
                         withdraw(child.name)
                     counts["withdrawn"] += 1
-    now = time.time()
     for slug, tournament_id in sorted(published.items()):
         tournament = Tournament.objects.filter(pk=tournament_id, published=True).first()
         if tournament is None:
             continue
+        outcome = Outcome()
         with locked(slug):
             state = load_state(slug)
-            stored = state.get("fp", {})
-            if (stored.get("event") == fingerprint(slug, tier="live")
-                    and stored.get("results") == fingerprint(slug, tier="results")):
-                continue
-            groups = event_groups(tournament, rounds=None, boards=None, results=True)
-            outcome, _ = render_groups(groups, state, force=set())
-            if "results" in outcome.groups:
-                state["results_at"] = now
-            save_state(slug, state)
-        counts["events"] += 1
+            if state.get("fp", {}).get("event") != fingerprint(slug, tier="live"):
+                groups = event_groups(tournament, rounds=None, boards=None, results=False)
+                outcome, _ = render_groups(groups, state, force=set())
+                save_state(slug, state)
+        if schedule_results is not None:
+            counts["results_asked"] += int(results.watch(tournament_id, slug, schedule_results) is not None)
+        else:
+            done, _, rendered = results.render_inline(tournament)
+            outcome.add(done)
+            if rendered:
+                outcome.groups.append("results")
+        if outcome.groups:
+            counts["events"] += 1
         counts["rendered"] += outcome.rendered
         counts["written"] += outcome.written
     site = publish_site()

@@ -2,6 +2,7 @@
 
 ``publish_event`` takes the tournament's id and the change's hints (``tournaments.services.publication``);
 a render within a second of the last one is deferred (``countdown``) and merged (``publishing.publish``).
+Under a worker the results group renders apart, in ``publish_results`` slices (``publishing.results``).
 Both tasks are idempotent: running one twice writes nothing new (unchanged files are not rewritten).
 """
 
@@ -35,14 +36,39 @@ def publish_event(tournament_id: int, hints: dict[str, Any] | None = None) -> di
         except Exception:  # noqa: BLE001 - the broker is down: the sweep publishes the pending change
             logger.warning("publishing: deferring the render of tournament #%s failed", tournament_id, exc_info=True)
 
-    outcome = publish(tournament_id, hints, defer=None if app.conf.task_always_eager else defer)
+    eager = app.conf.task_always_eager
+    outcome = publish(tournament_id, hints, defer=None if eager else defer,
+                      schedule_results=None if eager else schedule_results)
     return {"rendered": outcome.rendered, "written": outcome.written, "removed": outcome.removed,
             "deferred": outcome.deferred, "seconds": round(outcome.seconds, 3)}
 
 
+def schedule_results(tournament_id: int, token: str, seconds: float) -> bool:
+    """Queue a slice of the results pass ``token`` (the default queue, like every task); False when the
+    broker refused it (the pass is forgotten; the next change or the sweep asks again)."""
+    try:
+        publish_results.apply_async(args=[tournament_id, token], countdown=max(seconds, 0.0) or None, retry=False)
+    except Exception:  # noqa: BLE001 - the broker is down
+        logger.warning("publishing: queueing a results slice of tournament #%s failed", tournament_id, exc_info=True)
+        return False
+    return True
+
+
+@shared_task(name="publishing.tasks.publish_results", **TASK_OPTIONS)
+def publish_results(tournament_id: int, token: str) -> dict[str, Any]:
+    """One slice of an event's results pass (``publishing.results``): about a second of pages, then the rest
+    queued behind whatever changes arrived meanwhile."""
+    from .results import run_slice
+
+    return run_slice(tournament_id, token, schedule_results)
+
+
 @shared_task(name="publishing.tasks.sweep", acks_late=True, reject_on_worker_lost=True)
 def sweep() -> dict[str, int]:
-    """Re-render where the stored fingerprint differs; withdraw what is no longer published."""
+    """Re-render where the stored fingerprint differs; withdraw what is no longer published; under a worker,
+    ask for a results pass where theirs differs."""
+    from config.celery import app
+
     from .publish import sweep as run
 
-    return run()
+    return run(schedule_results=None if app.conf.task_always_eager else schedule_results)

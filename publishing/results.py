@@ -17,7 +17,7 @@ never renders inside a change's render: a change (``publish.publish_event``) onl
   A change during a pass marks the event dirty: when the pass ends, exactly one more is queued.
 * **Pace.** A pass starts no sooner than ``PUBLISH_RESULTS_SECONDS`` after the last one started, and no
   sooner than ``PACE`` (2) times the last one's rendering time after it ended: results take at most about a
-  third of one worker process, and pair pages lag by about three passes' work at most.
+  third of one worker process, and a pair page shows a result within about four times a pass's work.
 * A pass whose fingerprint (read when it starts) equals the stored one renders nothing, unless forced (a full
   render). A pass or a queued start left without its task (a lost message, a worker killed) is taken as
   abandoned after ``STALE_SECONDS`` without news; the next request or the beat's sweep starts another.

@@ -194,8 +194,11 @@ CELERY_BEAT_SCHEDULE = {
 PUBLISH_ROOT = os.environ.get("PUBLISH_ROOT") or str(BASE_DIR / "published")
 PUBLISH_ENABLED = env_bool("PUBLISH_ENABLED", True)
 PUBLISH_SERVE = env_bool("PUBLISH_SERVE", True)
-# Pair and club pages (the costliest: one per pair) at most this often per event; the sweep catches up.
+# Pair and club pages (the costliest: one per pair): a results pass at most this often per event (and no
+# sooner than twice its own rendering time after the last one ended); the sweep catches up.
 PUBLISH_RESULTS_SECONDS = float(os.environ.get("PUBLISH_RESULTS_SECONDS", "0" if CELERY_TASK_ALWAYS_EAGER else "10"))
+# Under a worker the results render apart from the changes, in slices of about this many seconds each.
+PUBLISH_RESULTS_SLICE_SECONDS = float(os.environ.get("PUBLISH_RESULTS_SLICE_SECONDS", "1"))
 
 # ---- REST framework ----------------------------------------------------------------------------
 REST_FRAMEWORK = {

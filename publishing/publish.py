@@ -188,11 +188,11 @@ def render_addresses(addresses: list[str]) -> tuple[Outcome, set[str]]:
     Returns the outcome and the addresses now published."""
     outcome, live = Outcome(), set()
     with render_memo():
-        _render_each(addresses, outcome, live)
+        render_each(addresses, outcome, live)
     return outcome, live
 
 
-def _render_each(addresses: list[str], outcome: Outcome, live: set[str]) -> None:
+def render_each(addresses: list[str], outcome: Outcome, live: set[str]) -> None:
     for address in addresses:
         body = render(address)
         outcome.rendered += 1

@@ -19,7 +19,7 @@ never renders inside a change's render: a change (``publish.publish_event``) onl
   sooner than ``PACE`` (2) times the last one's rendering time after it ended: results take at most about a
   third of one worker process, and a pair page shows a result within about four times a pass's work.
 * A pass whose fingerprint (read when it starts) equals the stored one renders nothing, unless forced (a full
-  render). A pass or a queued start left without its task (a lost message, a worker killed) is taken as
+  render), and the next look waits the interval (hands in mid-game alone ask for a pass every second). A pass or a queued start left without its task (a lost message, a worker killed) is taken as
   abandoned after ``STALE_SECONDS`` without news; the next request or the beat's sweep starts another.
 
 Eager (``make run``, tests) there is no queue: ``render_inline`` renders the whole group at once.
@@ -41,6 +41,7 @@ from django.conf import settings
 
 from tournaments.models import Tournament
 from tournaments.selectors.fingerprint import fingerprint
+from tournaments.selectors.memo import render_memo
 
 from . import files, pages
 
@@ -107,8 +108,9 @@ def forget(slug: str) -> None:
 
 
 def due_at(state: dict[str, Any]) -> float:
-    """When the next pass may start: the interval after the last start, PACE x its work after its end."""
-    return max(float(state.get("started_at", 0)) + interval(),
+    """When the next pass may start: the interval after the last start (or the last look that found nothing
+    moved), PACE x the last pass's work after its end."""
+    return max(max(float(state.get("started_at", 0)), float(state.get("checked_at", 0))) + interval(),
                float(state.get("ended_at", 0)) + PACE * float(state.get("duration", 0)))
 
 
@@ -167,7 +169,7 @@ def run_slice(tournament_id: int, token: str, schedule: Schedule, *, max_pages: 
               max_seconds: float | None = None) -> dict[str, Any]:
     """Render the next slice of the pass ``token`` (starting it if it is the queued one); queue the rest, or,
     at the pass's end, one more pass if a change came meanwhile. Returns what it did."""
-    from .publish import render_addresses
+    from .publish import Outcome, render_each
 
     tournament = Tournament.objects.filter(pk=tournament_id).first()
     if tournament is None or not tournament.published:
@@ -186,11 +188,13 @@ def run_slice(tournament_id: int, token: str, schedule: Schedule, *, max_pages: 
         limit = slice_seconds() if max_seconds is None else max_seconds
         todo = current["addresses"][current["done"]:current["done"] + (max_pages or SLICE_PAGES)]
         rendered: list[str] = []
-        for address in todo:  # one page at a time, the clock read between pages
-            render_addresses([address])
-            rendered.append(address)
-            if time.monotonic() - started >= limit:
-                break
+        outcome: Any = Outcome()
+        with render_memo():  # one read of the entries and standings for the slice's pages
+            for address in todo:  # one page at a time, the clock read between pages
+                render_each([address], outcome, set())
+                rendered.append(address)
+                if time.monotonic() - started >= limit:
+                    break
         work = time.monotonic() - started
         if not Tournament.objects.filter(pk=tournament_id, published=True).exists():
             _unwrite(slug, rendered)  # withdrawn while this slice rendered: take its files back
@@ -212,6 +216,7 @@ def _begin(tournament: Tournament, state: dict[str, Any], token: str, now: float
     forced = bool(state.pop("force", False))
     state["dirty"] = False
     if print_ == state.get("fp") and not forced:
+        state["checked_at"] = now  # the next look no sooner than the interval: hands alone move nothing here
         return {"skipped": True}  # nothing shown moved: no pass, and the pace is not spent
     from .publish import results_addresses
 

@@ -94,13 +94,13 @@ def test_a_change_renders_and_writes_while_a_results_pass_holds_its_lock(event: 
 def test_a_pass_renders_every_results_page_exactly_once(event: Any, publish_root: Path, monkeypatch: Any) -> None:
     tournament, _round, _boards, _entries = event
     rendered: list[str] = []
-    original = publish.render_addresses
+    original = publish.render
 
-    def counted(addresses: list[str]) -> Any:
-        rendered.extend(addresses)
-        return original(addresses)
+    def counted(address: str) -> Any:
+        rendered.append(address)
+        return original(address)
 
-    monkeypatch.setattr(publish, "render_addresses", counted)
+    monkeypatch.setattr(publish, "render", counted)
     queue = Queue()
     assert results.request(tournament.pk, tournament.slug, queue, force=True) == "scheduled"
     slices = run_pass(tournament, queue, pages=3)
@@ -141,7 +141,8 @@ def test_a_pass_with_nothing_moved_renders_nothing(event: Any, publish_root: Pat
     queue = Queue()
     change(tournament, boards[0], queue)
     assert results.run_slice(tournament.pk, queue.token, queue)["status"] == "unchanged"
-    assert "pass" not in results.load(tournament.slug)
+    state = results.load(tournament.slug)
+    assert "pass" not in state and "queued" not in state and state["checked_at"] > 0
 
 
 def test_passes_are_paced_by_the_interval_and_by_their_own_work(event: Any, settings: Any) -> None:
@@ -156,6 +157,8 @@ def test_passes_are_paced_by_the_interval_and_by_their_own_work(event: Any, sett
     assert queue.sent[-1][2] == pytest.approx(35)  # ended 5 s ago, worked 20 s: starts 40 s after its end
     assert results.request(tournament.pk, tournament.slug, queue, now=now + 1) == "queued"
     assert len(queue.sent) == 1  # one start queued, however many changes ask
+    # a look that found nothing moved: the next one waits the interval (not one a second while hands go in)
+    assert results.due_at({"started_at": 100, "checked_at": 150, "ended_at": 101, "duration": 1}) == 160
 
 
 def test_an_abandoned_pass_is_replaced_and_its_late_slices_stop(event: Any, publish_root: Path) -> None:

@@ -195,3 +195,16 @@ def test_a_full_render_under_a_worker_keeps_the_results_files_and_forces_a_pass(
     assert len(queue.sent) == 1
     slices = run_pass(tournament, queue, pages=100)  # forced: renders though nothing moved
     assert slices[-1]["status"] == "finished" and slices[-1]["pages"] == len(publish.results_addresses(tournament))
+
+
+def test_the_results_task_runs_a_whole_pass_through_celery(event: Any, publish_root: Path) -> None:
+    """The wiring: ``schedule_results`` sends ``publishing.tasks.publish_results`` (eager here: each slice, and
+    the slice it queues, runs at once), and the pass ends with the fingerprint recorded."""
+    from publishing import tasks
+
+    tournament, _round, boards, _entries = event
+    move_results(boards[0])
+    assert results.request(tournament.pk, tournament.slug, tasks.schedule_results) == "scheduled"
+    state = results.load(tournament.slug)
+    assert "pass" not in state and "queued" not in state
+    assert state["fp"] == fingerprint(tournament.slug, tier="results") and state["duration"] > 0

@@ -15,6 +15,7 @@ from rest_framework import serializers
 
 from tournaments.models import Club, Player
 from tournaments.selectors.identity import club_aliases, player_aliases
+from tournaments.selectors.registry import registry_visible
 
 from .fields import NameField
 
@@ -35,7 +36,10 @@ class _MergeSerializer(serializers.Serializer):
     variant = serializers.IntegerField(min_value=1, max_value=MAX_ID)
 
     def validate_variant(self, value: int) -> Any:
-        found = self.model.objects.filter(pk=value).first()  # type: ignore[attr-defined]
+        # only the caller's organisations' records (``context["user"]``): another organisation's id reads as no
+        # record at all, so the answer tells nothing of who owns what
+        visible = registry_visible(self.model.objects.all(), self.context.get("user"))  # type: ignore[attr-defined]
+        found = visible.filter(pk=value).first()
         if found is None:
             raise serializers.ValidationError(f"No {self.model._meta.verbose_name} has the id {value}.")
         return found

@@ -136,7 +136,7 @@ class ClubMergeView(_IdentityView):
                                            "aliases": 0}})])
     def post(self, request: Request, pk: int) -> Response:
         keep: Club = get_or_404(Club.objects.all(), pk=pk)
-        body = ClubMergeSerializer(data=request.data)
+        body = ClubMergeSerializer(data=request.data, context={"user": request.user})
         body.is_valid(raise_exception=True)
         result = club_merge(keep=keep, variant=body.validated_data["variant"], user=organiser_user(request))
         keep.refresh_from_db()
@@ -183,7 +183,7 @@ class PlayerMergeView(_IdentityView):
                                  "moved": {"pairs": 1, "entries": 2, "substitutions": 0, "aliases": 0}})])
     def post(self, request: Request, pk: int) -> Response:
         keep: Player = get_or_404(Player.objects.all(), pk=pk)
-        body = PlayerMergeSerializer(data=request.data)
+        body = PlayerMergeSerializer(data=request.data, context={"user": request.user})
         body.is_valid(raise_exception=True)
         result = player_merge(keep=keep, variant=body.validated_data["variant"], user=organiser_user(request))
         keep.refresh_from_db()

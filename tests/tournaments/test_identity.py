@@ -241,3 +241,15 @@ def test_history_lists_every_season_of_a_club_its_team_and_a_player():
     assert [line.tournament.pk for line in history.events] == [first.pk]
     assert {s.team.pk for s in team_history(two)} == {one.pk, two.pk}
     assert [line.tournament.pk for line in player_history(entry.pair.player_1)] == [first.pk]
+
+
+def test_a_second_merge_of_a_variant_already_merged_is_a_conflict_not_a_crash():
+    """Two organisers merge the same spelling variant at once: the second waited on the row lock while the
+    first deleted the variant; it is told the record went (409 ``club_gone`` at ``variant``), never a 500."""
+    user = make_user("merger")
+    keep = club_create(name="Couva All Fours Club", user=user)
+    variant = club_create(name="Couva AFC", user=user)
+    club_merge(keep=keep, variant=variant, user=user)
+    with pytest.raises(Conflict) as refused:
+        club_merge(keep=keep, variant=variant, user=user)  # the stale object of the second request
+    assert refused.value.code == "club_gone" and set(refused.value.fields or {}) == {"variant"}

@@ -101,3 +101,28 @@ def test_the_system_sets_up_a_league_and_no_user_is_refused():
     assert refused.value.code == "not_organiser"
     entry = roster_add(team=team, pair=pair, user=SYSTEM)
     assert (entry.team_id, entry.tournament_id) == (team.pk, season.pk)
+
+
+def test_the_system_adds_clubs_teams_and_pairs_by_name_through_the_shared_services(season):
+    """``SYSTEM`` reaches the registry's shared services (clubs, players, pairs) as the system, not as an
+    anonymous caller refused 403 ``not_owner``: a job importing a season adds its people."""
+    from tournaments.services.league_people import roster_add_by_names, team_add_by_club_name
+
+    s, _organiser, _home, _away = season
+    team = team_add_by_club_name(tournament=s, user=SYSTEM, club="Siparia Stars", name="Siparia A")
+    entry = roster_add_by_names(team=team, user=SYSTEM, player_1="Ann Ramlal", player_2="Bea Ramlal")
+    assert team.club.name == "Siparia Stars" and entry.team_id == team.pk
+
+
+def test_league_create_refuses_none_and_an_empty_address_with_a_field_error():
+    from tournaments.models import League
+    from tournaments.services import ValidationFailed
+    from tournaments.services.leagues import league_create
+
+    with pytest.raises(NotAllowed):
+        league_create(user=None, name="Nobody's League", slug="nobodys-league")
+    league = league_create(user=SYSTEM, name="System League", slug="system-league")
+    assert League.objects.filter(pk=league.pk).exists()
+    with pytest.raises(ValidationFailed) as refused:  # a name of no Latin letters slugifies to "" (was a 500)
+        league_create(user=SYSTEM, name="!!!", slug="")
+    assert "slug" in (refused.value.fields or {})

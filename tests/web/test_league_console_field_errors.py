@@ -171,3 +171,12 @@ def test_a_club_rename_refused_is_at_the_name_with_the_typing_kept(season_and_cl
     assert 'href="#name"' in summary(body) and '<li class="error">' not in body
     club.refresh_from_db()
     assert club.name == "Bay Boys AFC"
+
+
+def test_a_fixture_on_a_match_day_that_is_not_there_is_refused_at_its_field_not_a_500(season_and_client):
+    season, c = season_and_client
+    home, away = Team.objects.filter(tournament=season).order_by("id")[:2]
+    r = c.post(url("console_season", season.slug), {"action": "fixture", "round": 999999, "home": home.pk,
+                                                    "away": away.pk})
+    assert r.status_code == 400
+    assert_refused_at(r.content.decode(), "fixture-round", "No such match day in this season")

@@ -14,7 +14,7 @@ from typing import Any
 
 from django.db.models import F, Model, Q, QuerySet
 
-from tournaments.actors import Actor
+from tournaments.actors import Actor, is_system
 from tournaments.errors import NotFound
 from tournaments.models import Availability, Club, Entry, Round, Tournament
 
@@ -172,8 +172,8 @@ def _has_owner(model: type[Model]) -> bool:
 
 def owned_records(queryset: QuerySet[Any], user: Actor) -> QuerySet[Any]:
     """Clubs, players or pairs of the caller's organisations (docs/decisions.md, "Owners"; what an import
-    matches by name); every record for the system (``user`` None)."""
-    if user is None or not _has_owner(queryset.model):
+    matches by name); every record for the system (``user`` None or ``SYSTEM``)."""
+    if user is None or is_system(user) or not _has_owner(queryset.model):
         return queryset
     from tournaments.models.organisations import Organisation
 
@@ -182,7 +182,7 @@ def owned_records(queryset: QuerySet[Any], user: Actor) -> QuerySet[Any]:
 
 def personal_record(queryset: QuerySet[Any], user: Actor) -> Any:
     """The first record of ``queryset`` that the caller's personal organisation owns, or None."""
-    if user is None or not _has_owner(queryset.model):
+    if user is None or is_system(user) or not _has_owner(queryset.model):
         return None
     return queryset.filter(owner__personal_user_id=getattr(user, "pk", None)).order_by("id").first()
 

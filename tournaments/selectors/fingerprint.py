@@ -113,7 +113,7 @@ def fingerprint(slug: str, *, tier: str, number: int | None = None, board_id: in
     return hashlib.blake2b(repr(tuple(row)).encode(), digest_size=12).hexdigest()
 
 
-__all__ = ["DEFAULT_SECONDS", "fingerprint", "tier_seconds"]
+__all__ = ["DEFAULT_SECONDS", "board_version", "fingerprint", "tier_seconds"]
 
 
 # ---- the tablet's board read -------------------------------------------------------------------------------

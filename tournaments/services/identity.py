@@ -15,7 +15,7 @@ one event).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from django.db import models, transaction
 from django.db.models import Q
@@ -46,13 +46,29 @@ from .errors import Conflict, ValidationFailed
 from .organisations import require_member
 from .people import _announce
 
+M = TypeVar("M", bound=models.Model)
+
+
+def _locked(model: type[M], keep: M, variant: M, what: str) -> tuple[M, M]:
+    """Both records, locked; 409 ``{what}_gone`` when one went meanwhile (a second merge of the same variant
+    waited on the lock while the first deleted it)."""
+    rows = []
+    for record, field in ((keep, "keep"), (variant, "variant")):
+        row = model.objects.select_for_update().filter(pk=record.pk).first()  # type: ignore[attr-defined]
+        if row is None:
+            text = f"That {what} is no longer there: it was merged or deleted meanwhile. Reload the page."
+            raise Conflict(f"{what}_gone", text, fields={field: text})
+        rows.append(row)
+    return rows[0], rows[1]
+
 
 def _check_pair_of_records(keep: models.Model, variant: models.Model, what: str, user: Actor) -> None:
     if keep.pk == variant.pk:
         raise ValidationFailed("same_record", f"Choose another {what} to merge: a {what} cannot be merged into itself.",
                                fields={"variant": "The same record as the one kept."})
-    require_member(user, keep.owner_id, field="keep", what=f"{keep}")  # type: ignore[attr-defined]
-    require_member(user, variant.owner_id, field="variant", what=f"{variant}")  # type: ignore[attr-defined]
+    # "That club" / "That player", never the record's name: a refusal must not read out another organisation's names
+    require_member(user, keep.owner_id, field="keep", what=f"That {what}")  # type: ignore[attr-defined]
+    require_member(user, variant.owner_id, field="variant", what=f"That {what}")  # type: ignore[attr-defined]
     if keep.owner_id != variant.owner_id:  # type: ignore[attr-defined]
         text = (f"{variant} and {keep} belong to different organisations: only records of one organisation merge "
                 f"(copy the other organisation's pair instead).")
@@ -95,7 +111,7 @@ def _renumber_snapshots(tournament_ids: set[int], variant_id: int, keep_id: int)
 @transaction.atomic
 def club_merge(*, keep: Club, variant: Club, user: Actor) -> dict[str, Any]:
     """Merge the club ``variant`` (a spelling variant) into ``keep``; what moved (counts) and the aliases kept."""
-    keep, variant = (Club.objects.select_for_update().get(pk=c.pk) for c in (keep, variant))
+    keep, variant = _locked(Club, keep, variant, "club")
     _check_pair_of_records(keep, variant, "club", user)
     both = set(Team.objects.filter(club=keep).values_list("tournament_id", flat=True)) & set(
         Team.objects.filter(club=variant).values_list("tournament_id", flat=True))
@@ -128,7 +144,7 @@ def club_merge(*, keep: Club, variant: Club, user: Actor) -> dict[str, Any]:
 def player_merge(*, keep: Player, variant: Player, user: Actor) -> dict[str, Any]:
     """Merge the player ``variant`` into ``keep``; what moved (counts) and the aliases kept. 409
     ``player_entered_twice`` when both are in one event's entries (or partners in one pair)."""
-    keep, variant = (Player.objects.select_for_update().get(pk=p.pk) for p in (keep, variant))
+    keep, variant = _locked(Player, keep, variant, "player")
     _check_pair_of_records(keep, variant, "player", user)
     partners = Pair.objects.filter(Q(player_1=keep, player_2=variant) | Q(player_1=variant, player_2=keep))
     shared = player_event_ids(keep.pk) & player_event_ids(variant.pk)

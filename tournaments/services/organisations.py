@@ -15,7 +15,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
-from tournaments.actors import Actor
+from tournaments.actors import Actor, is_system
 from tournaments.models import Organisation, OrganisationMember
 from tournaments.models.organisations import HOUSE_SLUG, house_organisation_id
 
@@ -40,8 +40,8 @@ def member_organisation_ids(user: Actor) -> set[int]:
 
 
 def is_member(user: Actor, organisation_id: int) -> bool:
-    """Whether ``user`` may act for the organisation: a member, staff, or the system (``None``)."""
-    if user is None or _is_staff(user):
+    """Whether ``user`` may act for the organisation: a member, staff, or the system (``None``, ``SYSTEM``)."""
+    if user is None or is_system(user) or _is_staff(user):
         return True
     if not _signed_in(user):
         return False

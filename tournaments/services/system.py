@@ -10,33 +10,13 @@ no organisation), so a service that does not know it refuses it too: it is a key
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AnonymousUser
+from tournaments.actors import SYSTEM, Actor, SystemActor, is_system
 
-from tournaments.actors import Actor
-
-
-class SystemActor(AnonymousUser):
-    """The system acting: recorded as no user (``_common.actor`` gives None), allowed where ``is_system``."""
-
-    username = "system"
-
-    def __str__(self) -> str:
-        return "the system"
-
-    def __repr__(self) -> str:
-        return "SYSTEM"
-
-
-SYSTEM = SystemActor()
-
-
-def is_system(user: Actor) -> bool:
-    """Whether ``user`` is the system (``SYSTEM``); ``None`` is not."""
-    return isinstance(user, SystemActor)
+__all__ = ["SYSTEM", "SystemActor", "is_system", "passed_on"]
 
 
 def passed_on(user: Actor) -> Actor:
-    """``user`` as the shared services (``events``, ``people``, ``organisations``) take it, which still read
-    ``None`` as the system: ``SYSTEM`` becomes None, a real user stays itself; ``None`` must have been
-    refused before a caller gets here."""
+    """``user`` as the shared services (``events``, ``people``) take it, which read ``None`` as the system:
+    ``SYSTEM`` becomes None, a real user stays itself; ``None`` must have been refused before a caller gets
+    here. (The organisations' checks and the registry's reads also take ``SYSTEM`` itself.)"""
     return None if is_system(user) else user

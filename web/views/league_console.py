@@ -159,8 +159,11 @@ def _season_post(request: HttpRequest, season: Any) -> Errors | None:
             tournament=season, user=user, date=date(post, "date"), venue=post.get("venue", "")), "Match day added.",
             DAY_FIELDS, "match_day-")
     if action == "fixture":
+        fixture_day = _day(season, post)
+        if fixture_day is None:  # a stale or forged choice: refused at the field, never a 500
+            return refused("No such match day in this season: choose one of the list.", "round", "fixture-")
         return attempt(request, lambda: leagues.fixture_create(
-            round=_day(season, post), home=number(post, "home") or 0, away=number(post, "away"), user=user),
+            round=fixture_day, home=number(post, "home") or 0, away=number(post, "away"), user=user),
             "Fixture entered.", {"round": "round", "home": "home", "away": "away"}, "fixture-")
     if action == "match_day_update":
         day = _day(season, post)

@@ -16,6 +16,7 @@ from tournaments.actors import Actor
 from tournaments.formats import BYE_PRESETS, LEAGUE_TIE_BREAKS, EntrantType, PairingSystem, TeamKind
 from tournaments.models import Club, Division, Entry, League, Organisation, Pair, Team, TeamMatch, Tournament
 
+from .._rules import model_clean
 from ..audit import audit_record
 from ..errors import Conflict, NotAllowed, ValidationFailed
 from ..events import entry_create, tournament_create
@@ -37,7 +38,6 @@ def _name(value: Any, field: str, max_length: int = 120) -> str:
 
 
 # ---- leagues -------------------------------------------------------------------------------------------
-@transaction.atomic
 def _member(user: Actor, organisation_id: int, **kwargs: Any) -> None:
     """403 ``not_owner`` unless ``user`` is a member of the organisation or ``SYSTEM`` (``None`` is refused)."""
     if user is None:
@@ -46,18 +46,19 @@ def _member(user: Actor, organisation_id: int, **kwargs: Any) -> None:
         require_member(user, organisation_id, **kwargs)
 
 
+@transaction.atomic
 def league_create(*, user: Actor, name: str, slug: str, owner: Organisation | int | None = None) -> League:
     """A league of ``owner`` (default: the user's personal organisation; 403 ``not_owner`` when the user is
     not a member of the one named). 400 ``league_exists`` for a name the owner already uses or a taken slug."""
-    if user is None:
-        raise NotAllowed("not_owner", "A league is created by a member of its organisation (or the system).")
+    if user is None:  # the organisation's membership is checked by owner_for (the system: any organisation)
+        _member(user, 0)
     owner_id = owner_for(passed_on(user), owner)
     name = _name(name, "name", 200)
     if League.objects.filter(owner_id=owner_id, name=name).exists() or League.objects.filter(slug=slug).exists():
         raise ValidationFailed("league_exists", "A league of that name or address exists already.",
                                fields={"name": "already used", "slug": "already used"})
     league = League(owner_id=owner_id, name=name, slug=slug)
-    league.full_clean(exclude=["owner"])
+    model_clean(league, exclude=["owner"])
     league.save()
     audit_record(action="league.create", obj=league, tournament_id=None, user=user,
                  after={"name": name, "slug": slug, "owner": owner_id})
@@ -76,7 +77,7 @@ def league_update(*, league: League, user: Actor, **changes: Any) -> League:
         league.name = _name(changes["name"], "name", 200)
     if "slug" in changes:
         league.slug = changes["slug"]
-    league.full_clean(exclude=["owner"])
+    model_clean(league, exclude=["owner"])
     try:
         with transaction.atomic():
             league.save()

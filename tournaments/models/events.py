@@ -173,6 +173,13 @@ class TournamentRole(models.Model):
         return f"{self.user} is {self.get_role_display().lower()} of {self.tournament}"
 
 
+def entry_of_club(club: Any) -> models.Q:
+    """Entries of ``club`` (a Club or its id): the club recorded on the entry, else (not recorded yet) the
+    pair's club. The one test of "a club's entry" for its pages, history and published files."""
+    club_id = getattr(club, "pk", club)
+    return models.Q(club_id=club_id) | models.Q(club__isnull=True, pair__club_id=club_id)
+
+
 class EntryQuerySet(models.QuerySet["Entry"]):
     def bulk_create(self, objs: Any, *args: Any, **kwargs: Any) -> list[Entry]:
         """As Django's, with each entry's club and players taken from its pair (as ``Entry.save`` does)."""

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from django.db.models import Q
 
 from tournaments.models import Club, Entry, Player, Team, TeamMatch
+from tournaments.models.events import entry_of_club
 
 from .public_history import HistoryLine, _lines
 
@@ -77,7 +78,7 @@ def _by_date(seasons: list[TeamSeason]) -> list[TeamSeason]:
 
 def club_history(club: Club) -> ClubHistory:
     """Every event of ``club``'s entries (recorded at entry) and every season of its teams, latest first."""
-    entries = _entries(Q(club=club) | Q(club__isnull=True, pair__club=club))
+    entries = _entries(entry_of_club(club))
     played_as: dict[int, list[str]] = {}
     for e in entries:
         names = played_as.setdefault(e.tournament_id, [])

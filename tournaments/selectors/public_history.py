@@ -13,6 +13,7 @@ from django.db.models import Q
 
 from tournaments.errors import NotFound
 from tournaments.models import Club, Entry, Player, StandingsSnapshot, Tournament
+from tournaments.models.events import entry_of_club
 
 from . import final
 from .snapshots import latest_snapshot
@@ -71,7 +72,7 @@ def _public_entries(query: Q) -> list[Entry]:
 
 def club_history(club_id: int) -> tuple[Club, list[HistoryLine]]:
     club = Club.objects.filter(id=club_id).first()
-    lines = _lines(_public_entries(Q(pair__club_id=club_id))) if club else []
+    lines = _lines(_public_entries(entry_of_club(club_id))) if club else []
     if club is None or not lines:
         raise NotFound(message="No such club in a published event")
     return club, lines

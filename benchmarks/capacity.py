@@ -13,7 +13,8 @@ request that touches the database once) and, for Caddy, a static file of the sam
 standings.
 
 * tablet write: ``POST …/hands/`` and what follows it on the worker (standings, published renders);
-* tablet preview and board read (``POST …/preview/``, ``GET /api/v1/tablet/board/``);
+* tablet preview and board read (``POST …/preview/``, ``GET /api/v1/tablet/board/``), the read both in full
+  and unchanged (a 304 to ``If-None-Match`` with the tag of the state shown, as tablet.js polls);
 * confirmation of a game by both pairs;
 * spectator read: the standings fragment and the standings JSON, from Django and from Caddy's files;
 * pairing: the worker's Swiss for ``--pairs`` pairs after a round (start to drafted).
@@ -26,6 +27,7 @@ import asyncio
 import json
 import logging
 import os
+import re
 import sys
 import time
 from pathlib import Path
@@ -64,23 +66,84 @@ class Meter:
 IDLE: dict[str, int] = {}  # the process trees whose quiet ``quiet`` waits for (the worker, PostgreSQL)
 
 
-def quiet(timeout: float = 120.0, idle_for: float = 20.0) -> None:
-    """Wait for the outbox to empty, then up to ``idle_for`` seconds for the worker and PostgreSQL to go
-    idle (under 5 % of a core over a second): a write's deferred renders land inside its measurement."""
+HOLD = 3
+"""Seconds in a row the worker and PostgreSQL stay idle before a step counts as done (a render within a
+second of the last is deferred: one idle second proves nothing)."""
+
+SLUG: list[str] = []  # the event's slug, once created
+
+
+def published_current() -> bool:
+    """Whether the published files show the event as it stands: the change's groups (``<slug>.json``) and
+    the results group, rendered apart in paced slices (``publishing/results.py``: no pass running or queued,
+    its stored fingerprint the database's). A write's renders are not over until then."""
+    from publishing import results as published_results
+    from publishing.publish import load_state
+    from tournaments.selectors.fingerprint import fingerprint
+
+    if not SLUG:
+        return True
+    slug = SLUG[0]
+    if load_state(slug).get("fp", {}).get("event") != fingerprint(slug, tier="live"):
+        return False
+    state = published_results.load(slug)
+    return (state.get("fp") == fingerprint(slug, tier="results")
+            and not any(state.get(key) for key in ("pass", "queued", "dirty")))
+
+
+def quiet(timeout: float = 120.0, idle_for: float = 90.0) -> bool:
+    """Wait for the outbox to empty and the published files to be current, then up to ``idle_for``
+    seconds for the worker and PostgreSQL to go idle (under 5 % of a core, ``HOLD`` seconds in a row): a
+    write's deferred renders land inside its measurement, and a backlog left by the step before does not
+    land in the next. False (and said) when they did not."""
     from django.db import connections
 
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         connections.close_all()
-        if checks.unsent_outbox() == 0:
+        if checks.unsent_outbox() == 0 and published_current():
             break
-        time.sleep(0.2)
+        time.sleep(0.5)
+    else:
+        print(f"  (the outbox or the published files were not current within {timeout:.0f} s)", flush=True)
     deadline = time.monotonic() + idle_for
+    calm = 0  # seconds in a row under 5 % of a core
     while time.monotonic() < deadline:
         before = procstat.tree_seconds(IDLE)
         time.sleep(1.0)
-        if sum(procstat.tree_seconds(IDLE).values()) - sum(before.values()) < 0.05:
-            return
+        calm = calm + 1 if sum(procstat.tree_seconds(IDLE).values()) - sum(before.values()) < 0.05 else 0
+        if calm >= HOLD:
+            return True
+    print(f"  (the worker and PostgreSQL did not go idle within {idle_for:.0f} s)", flush=True)
+    return False
+
+
+TASK_LINE = re.compile(r"^\[(?P<at>[^\]]+?),\d+: INFO/[^\]]+\] Task (?P<name>[\w.]+)\[(?P<id>[\w-]+)\] "
+                       r"(?P<what>received|succeeded in (?P<seconds>[\d.]+)s)")
+
+
+def worker_tasks(log: Path, offset: int) -> dict[str, Any]:
+    """What the worker ran after byte ``offset`` of its log: per task name, how many succeeded and their
+    seconds; and each ``round_pair``'s received and succeeded times (a queue's wait shows between them
+    and the start)."""
+    tasks: dict[str, dict[str, float]] = {}
+    pairing: list[str] = []
+    with open(log, "rb") as handle:
+        handle.seek(offset)
+        text = handle.read().decode("utf-8", "replace")
+    for line in text.splitlines():
+        match = TASK_LINE.match(line)
+        if match is None:
+            continue
+        name = match["name"].rsplit(".", 1)[-1]
+        if name == "round_pair":
+            pairing.append(f"{match['at']} {match['what'][:30]}")
+        if match["seconds"] is not None:
+            row = tasks.setdefault(name, {"succeeded": 0, "seconds": 0.0})
+            row["succeeded"] += 1
+            row["seconds"] = round(row["seconds"] + float(match["seconds"]), 3)
+    return {"tasks": tasks, "round_pair": pairing,
+            "failed": [line for line in text.splitlines() if "ERROR" in line or "Traceback" in line][:20]}
 
 
 def background(meter: Meter, seconds: float = 4.0) -> dict[str, float]:
@@ -142,9 +205,11 @@ async def day(stack: Stack, args: argparse.Namespace, front_url: str | None) -> 
                          {"seating": {"0": a[0]["id"], "1": b[0]["id"], "2": a[1]["id"], "3": b[1]["id"]},
                           "first_dealer": 0}, time.monotonic())
             await s.get_board(time.monotonic())
+            assert s.board_etag, "the board read carries no ETag"
             s.simulate()
         headers = {"X-Forwarded-Proto": "https", "X-Forwarded-For": "10.9.9.9"}
         slug = event.slug
+        SLUG.append(slug)
 
         async def healthz(_: int) -> None:
             await direct.request("GET", "/healthz", headers)
@@ -156,6 +221,14 @@ async def day(stack: Stack, args: argparse.Namespace, front_url: str | None) -> 
             await direct.request("GET", "/api/v1/tablet/board/", scorers[i % len(scorers)].headers)
 
         await measure(meter, "tablet board read", args.repeat * 2, board, results)
+
+        async def board_unchanged(i: int) -> None:
+            s = scorers[i % len(scorers)]
+            answer = await direct.request("GET", "/api/v1/tablet/board/", {**s.headers, "If-None-Match": s.board_etag})
+            assert answer.status == 304, (answer.status, answer.body[:300])
+
+        await measure(meter, "tablet board read, unchanged (304 with If-None-Match)", args.repeat * 2,
+                      board_unchanged, results)
 
         async def preview(i: int) -> None:
             s = scorers[i]
@@ -207,17 +280,28 @@ async def day(stack: Stack, args: argparse.Namespace, front_url: str | None) -> 
         await direct.close()
         # pairing: close round 1 (time called: every board decided as it stands) and pair round 2
         await asyncio.to_thread(quiet)
-        await organiser.close(int(round_["id"]))
-        await asyncio.to_thread(quiet, 300)
+        log_at = stack.worker_log.stat().st_size
+        closed = await organiser.close(int(round_["id"]))
+        assert closed, f"round 1 did not close: {setup_recorder.problems[-3:]}"
+        await asyncio.to_thread(quiet, 300, 300)
+        results["worker after the close"] = worker_tasks(stack.worker_log, log_at)
+        print(f"worker after the close: {results['worker after the close']['tasks']}", flush=True)
+        log_at = stack.worker_log.stat().st_size
         idle = await asyncio.to_thread(background, meter)
         before = meter.take()
-        started = time.monotonic()
+        started, started_utc = time.monotonic(), time.strftime("%H:%M:%S", time.gmtime())
         second = await organiser.start_round(timeout=300)
+        if second is None:
+            print(f"round 2 not drafted: {setup_recorder.problems[-3:]}", flush=True)
+            print(f"worker log: {stack.worker_log}; gunicorn log: {stack.log_dir / 'gunicorn.log'}", flush=True)
         wall = time.monotonic() - started
         await asyncio.to_thread(quiet)
+        results["worker while pairing"] = worker_tasks(stack.worker_log, log_at)
+        print(f"worker while pairing: {results['worker while pairing']}", flush=True)
         elapsed = time.monotonic() - started
         spent = {k: max(0.0, v - idle.get(k, 0.0) * elapsed) for k, v in meter.since(before).items()}
         results["pairing"] = {"pairs": args.pairs, "round": 2, "start_to_drafted_s": wall, "ok": second is not None,
+                              "started_utc": started_utc,
                               "cpu_ms_each": {k: v * 1000 for k, v in spent.items() if v > 0},
                               "cpu_ms_total_each": sum(spent.values()) * 1000}
         print(f"{'pairing round 2 of ' + str(args.pairs) + ' pairs (start to drafted)':52} "
@@ -257,6 +341,7 @@ def main() -> int:
             front = None if args.no_caddy else start_front(stack, publish_root)
             if front:
                 stack.extra_pids["caddy"] = front[0].pid()
+            print(f"stack logs: {stack.log_dir}", flush=True)
             stack.use_here()
             results = asyncio.run(day(stack, args, front[1] if front else None))
     finally:

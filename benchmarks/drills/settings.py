@@ -22,10 +22,10 @@ CELERY_BEAT_SCHEDULE = {
     "outbox-sweep": {**CELERY_BEAT_SCHEDULE["outbox-sweep"], "schedule": 3.0},
 }
 
-# The published results stay off in the drills: drill 2 holds the tournament row and kills the worker while
-# one named task (a recomputation, a pairing) waits on it, and with publishing on the worker was busy rendering
-# the event's pages (a message per change) when round_pair was sent, so it never took round_pair within the
-# drill's 30 s (2026-12-01). Publishing's own faults are tested in tests/publishing; a drill of the worker killed
-# mid-render, with publishing on a queue of its own, is still to be written (docs/operations.md).
-PUBLISH_ENABLED = False
-PUBLISH_SERVE = False
+# The published results are on, as in production: each change renders its pages under the worker and the
+# results group renders apart in slices of about a second (publishing/results.py), so a named task (a
+# recomputation, a pairing) gets the worker between them. Until the results left the change's path, drill 2
+# timed out with publishing on (round_pair waited behind the event's renders; 2026-12-01); with them apart,
+# 8/8 drills pass with publishing on (86 s, 2026-12-01 21:53 UTC).
+PUBLISH_ENABLED = True
+PUBLISH_SERVE = True

@@ -20,6 +20,7 @@ from django.contrib.auth.models import User
 from django.urls import reverse
 
 from tests.conftest import chromium_path
+from tests.web.tablet_browser import wait_until
 from tournaments.models import Club, Team, TeamMatch, Tournament
 from tournaments.services import club_create, organisation_personal, pair_create, player_create
 from tournaments.services.leagues import (
@@ -167,7 +168,7 @@ def test_the_identity_pages_and_league_forms_fit_every_width(live_server, tmp_pa
         page.select_option("#fixture-away", str(home.pk))
         page.click("#fixture button[type=submit]")
         assert "A team cannot play itself" in page.inner_text("#fixture-away_error")
-        page.wait_for_function("document.activeElement && document.activeElement.id === 'fixture-away'")
+        wait_until(page, "document.activeElement && document.activeElement.id === 'fixture-away'")
         assert page.input_value("#fixture-home") == str(home.pk)
         look("season-fixture-refused")
 

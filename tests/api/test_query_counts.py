@@ -46,28 +46,9 @@ def test_hand_submission_and_replay_query_budget(api: Any, world: World) -> None
 def _public_event(pairs: int) -> dict[str, str]:
     """A published event of ``pairs`` pairs in four clubs: two closed rounds with results, one in play with
     one game started (the rest not started: boards without games); the addresses a render reads."""
-    from tests.tournaments.factories import make_tournament, seat, win_game
-    from tournaments.models import Board, Club, Entry, Pair, Player, Round, Tournament
-    from tournaments.services.standings import tournament_standings_recompute
+    from tests.tournaments.factories import make_published_event
 
-    tournament = make_tournament()
-    clubs = [Club.objects.create(name=f"Club {tournament.pk}-{i}") for i in range(4)]
-    players = Player.objects.bulk_create([Player(name=f"P{i} of {tournament.pk}") for i in range(2 * pairs)])
-    made = Pair.objects.bulk_create([Pair(player_1=players[2 * i], player_2=players[2 * i + 1], club=clubs[i % 4],
-                                          seed=i + 1) for i in range(pairs)])
-    ids = [e.pk for e in Entry.objects.bulk_create([Entry(tournament=tournament, pair=p, seed=p.seed) for p in made])]
-    for number in (1, 2, 3):
-        round_ = Round.objects.create(tournament=tournament, number=number, status="in_play" if number == 3 else "closed")
-        order = ids[number - 1:] + ids[:number - 1]
-        Board.objects.bulk_create([
-            Board(round=round_, table=t // 2 + 1, pair_a_id=order[t], pair_b_id=order[t + 1], decided=number < 3,
-                  winner=0 if number < 3 else None, bullseyes_a=2 if number < 3 else 0, all_confirmed=number < 3)
-            for t in range(0, pairs - 1, 2)])
-    live = Board.objects.filter(round__number=3, round__tournament=tournament).order_by("table").first()
-    assert live is not None
-    win_game(seat(live), 0)
-    Tournament.objects.filter(pk=tournament.pk).update(published=True, status="running")
-    tournament_standings_recompute(tournament_id=tournament.pk)
+    tournament, live, ids, made, players = make_published_event(pairs)
     slug, entry, api = tournament.slug, ids[0], f"/api/v1/public/tournaments/{tournament.slug}"
     club, player = made[0].club_id, players[0].pk
     return {

@@ -169,3 +169,32 @@ def win_game(board: Board, to: int = 0, *, hands: int = 4) -> list[Hand]:
         out.append(submit(board, tally(game.next_dealer, to, hang_jack=hands == 2)))
     assert out[-1].winner == to, "the game should have ended"
     return out
+
+
+def make_published_event(pairs: int) -> tuple[Any, Any, list[int], list[Any], list[Any]]:
+    """A published event of ``pairs`` pairs in four clubs: two closed rounds with results, one in play with one
+    game started on its first table (the rest not started: boards without games); standings recomputed.
+    Returns the tournament, that live board, the entries' ids, the pairs and the players (the public reads'
+    query-count and render tests build on it)."""
+    from tournaments.services.standings import tournament_standings_recompute
+
+    tournament = make_tournament()
+    clubs = [Club.objects.create(name=f"Club {tournament.pk}-{i}") for i in range(4)]
+    players = Player.objects.bulk_create([Player(name=f"P{i} of {tournament.pk}") for i in range(2 * pairs)])
+    made = Pair.objects.bulk_create([Pair(player_1=players[2 * i], player_2=players[2 * i + 1], club=clubs[i % 4],
+                                          seed=i + 1) for i in range(pairs)])
+    ids = [e.pk for e in Entry.objects.bulk_create([Entry(tournament=tournament, pair=p, seed=p.seed) for p in made])]
+    for number in (1, 2, 3):
+        round_ = Round.objects.create(tournament=tournament, number=number, status="in_play" if number == 3 else "closed")
+        order = ids[number - 1:] + ids[:number - 1]
+        Board.objects.bulk_create([
+            Board(round=round_, table=t // 2 + 1, pair_a_id=order[t], pair_b_id=order[t + 1], decided=number < 3,
+                  winner=0 if number < 3 else None, bullseyes_a=2 if number < 3 else 0, all_confirmed=number < 3)
+            for t in range(0, pairs - 1, 2)])
+    live = Board.objects.filter(round__number=3, round__tournament=tournament).order_by("table").first()
+    assert live is not None
+    win_game(seat(live), 0)
+    Tournament.objects.filter(pk=tournament.pk).update(published=True, status="running")
+    tournament_standings_recompute(tournament_id=tournament.pk)
+    tournament.refresh_from_db()
+    return tournament, live, ids, made, players

@@ -97,6 +97,26 @@ class _IdentityView(APIView):
 # ---- clubs ------------------------------------------------------------------------------------------------
 
 
+def _rename(request: Request, model: Any, pk: int, update: Any, shown: Any, key: str) -> Response:
+    """The rename of a club or a player: the record (404), the name checked, one service call."""
+    record = get_or_404(model.objects.all(), pk=pk)
+    body = IdentityRenameSerializer(data=request.data)
+    body.is_valid(raise_exception=True)
+    record = update(**{key: record}, user=organiser_user(request), name=body.validated_data["name"])
+    return Response(shown(record).data)
+
+
+def _merge(request: Request, model: Any, pk: int, body_cls: Any, merge: Any, shown: Any, key: str) -> Response:
+    """The merge of a variant into a club or a player: the kept record (404), the variant among the caller's
+    records, one service call; the kept record with what moved and the aliases added."""
+    keep = get_or_404(model.objects.all(), pk=pk)
+    body = body_cls(data=request.data, context={"user": request.user})
+    body.is_valid(raise_exception=True)
+    result = merge(keep=keep, variant=body.validated_data["variant"], user=organiser_user(request))
+    keep.refresh_from_db()
+    return Response(shown({key: keep, "moved": result["moved"], "aliases_added": result["aliases"]}).data)
+
+
 class ClubAliasesView(_IdentityView):
     @extend_schema(operation_id="club_aliases", tags=["clubs"],
                    summary="One of your clubs with the other names it is known by (its aliases)",
@@ -115,11 +135,7 @@ class ClubRenameView(_IdentityView):
                    examples=[OpenApiExample("Rename", value={"name": "Couva All Fours Club"}, request_only=True),
                              OpenApiExample("Renamed", value=CLUB, response_only=True)])
     def post(self, request: Request, pk: int) -> Response:
-        club: Club = get_or_404(Club.objects.all(), pk=pk)
-        body = IdentityRenameSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        club = club_update(club=club, user=organiser_user(request), name=body.validated_data["name"])
-        return Response(ClubIdentitySerializer(club).data)
+        return _rename(request, Club, pk, club_update, ClubIdentitySerializer, "club")
 
 
 class ClubMergeView(_IdentityView):
@@ -135,13 +151,7 @@ class ClubMergeView(_IdentityView):
                                  "moved": {"pairs": 3, "players": 6, "entries": 4, "teams": 0, "team_matches": 0,
                                            "aliases": 0}})])
     def post(self, request: Request, pk: int) -> Response:
-        keep: Club = get_or_404(Club.objects.all(), pk=pk)
-        body = ClubMergeSerializer(data=request.data, context={"user": request.user})
-        body.is_valid(raise_exception=True)
-        result = club_merge(keep=keep, variant=body.validated_data["variant"], user=organiser_user(request))
-        keep.refresh_from_db()
-        return Response(ClubMergeResultSerializer({"club": keep, "moved": result["moved"],
-                                                   "aliases_added": result["aliases"]}).data)
+        return _merge(request, Club, pk, ClubMergeSerializer, club_merge, ClubMergeResultSerializer, "club")
 
 
 # ---- players ----------------------------------------------------------------------------------------------
@@ -163,11 +173,7 @@ class PlayerRenameView(_IdentityView):
                    examples=[OpenApiExample("Rename", value={"name": "Kenrick Baptiste"}, request_only=True),
                              OpenApiExample("Renamed", value=PLAYER, response_only=True)])
     def post(self, request: Request, pk: int) -> Response:
-        player: Player = get_or_404(Player.objects.all(), pk=pk)
-        body = IdentityRenameSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        player = player_update(player=player, user=organiser_user(request), name=body.validated_data["name"])
-        return Response(PlayerIdentitySerializer(player).data)
+        return _rename(request, Player, pk, player_update, PlayerIdentitySerializer, "player")
 
 
 class PlayerMergeView(_IdentityView):
@@ -182,10 +188,4 @@ class PlayerMergeView(_IdentityView):
                                  "player": PLAYER, "aliases_added": ["Kenric Baptiste"],
                                  "moved": {"pairs": 1, "entries": 2, "substitutions": 0, "aliases": 0}})])
     def post(self, request: Request, pk: int) -> Response:
-        keep: Player = get_or_404(Player.objects.all(), pk=pk)
-        body = PlayerMergeSerializer(data=request.data, context={"user": request.user})
-        body.is_valid(raise_exception=True)
-        result = player_merge(keep=keep, variant=body.validated_data["variant"], user=organiser_user(request))
-        keep.refresh_from_db()
-        return Response(PlayerMergeResultSerializer({"player": keep, "moved": result["moved"],
-                                                     "aliases_added": result["aliases"]}).data)
+        return _merge(request, Player, pk, PlayerMergeSerializer, player_merge, PlayerMergeResultSerializer, "player")

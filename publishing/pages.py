@@ -27,7 +27,8 @@ def event_addresses(slug: str) -> list[str]:
     """The event's own live pages: they change with any hand or result (standings, home). The standings
     first, their JSON (the cheapest) before the page: what a change is waited for goes out first."""
     return [reverse("api:public-standings", args=[slug]), reverse("web:standings", args=[slug]),
-            reverse("web:standings_live", args=[slug]), reverse("web:tournament", args=[slug]),
+            reverse("web:standings_live", args=[slug]), reverse("web:standings_table", args=[slug]),
+            reverse("web:tournament", args=[slug]),
             reverse("api:public-tournament", args=[slug]), reverse("web:hall", args=[slug]),
             reverse("api:public-rounds", args=[slug])]  # the rounds' JSON carries the live round's clock
 

@@ -156,7 +156,9 @@ def test_the_viewers_poll_at_the_pages_own_intervals():
     for page, _, seconds in national.PAGES:
         text = (templates / f"{page}.html").read_text()
         found = re.findall(r'data-poll-seconds="\{% if [^%]+%\}0\{% else %\}(\d+)\{% endif %\}"', text)
-        assert found == [str(int(seconds))], (page, found)
+        # the standings page of a large event polls its whole table too (a part of its own, once a minute)
+        extra = [str(int(national.WHOLE_TABLE_POLL))] if page == "standings" else []
+        assert found == [str(int(seconds)), *extra], (page, found)
     assert sum(share for _, share, _ in national.PAGES) == pytest.approx(1.0)
     assert "setInterval(tick, 10000)" in (ROOT / "static" / "js" / "tablet.js").read_text()
     assert national.TABLET_POLL == 10.0
@@ -174,6 +176,8 @@ def test_the_day_plan_asks_the_intended_rates():
     polls = sum(1 for s in steady if streams[s][0] == "poll") / 600
     hands = sum(1 for s in steady if streams[s][0] == "hand") / 600
     views = sum(1 for s in steady if streams[s][0] == "view") / 600
+    wholes = sum(1 for s in steady if streams[s][0] == "whole") / 600
+    assert wholes == pytest.approx(300 / national.WHOLE_TABLE_POLL, rel=0.01)  # fired; sent while on standings
     assert polls == pytest.approx(rates["tablet board polls"], rel=0.01)
     assert 3 * hands == pytest.approx(rates["tablet hands (preview + hand + read)"], rel=0.15)
     assert views == pytest.approx(rates["viewers"], rel=0.05)

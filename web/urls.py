@@ -35,6 +35,7 @@ tournament_patterns = [
     path("", public.tournament_home, name="tournament"),
     path("standings/", public.standings, name="standings"),
     path("standings/live/", public.standings_live, name="standings_live"),
+    path("standings/table/", public.standings_table, name="standings_table"),
     path("rounds/", public.rounds, name="rounds"),
     path("rounds/<id:number>/", public.pairings, name="pairings"),
     path("rounds/<id:number>/live/", public.pairings_live, name="pairings_live"),

@@ -35,6 +35,9 @@ from .openloop import Answer, Plan, Pool, Recorder, timed
 
 #: (page, share of viewers, poll seconds): templates/public/*.html's data-poll-seconds (tests check them).
 PAGES: tuple[tuple[str, float, float], ...] = (("standings", 0.4, 5.0), ("board", 0.3, 8.0), ("pairings", 0.3, 10.0))
+#: A large event's standings page polls a second part: the whole table (``standings/table/``), once a minute
+#: (templates/public/standings.html; the live part above shows the top of it: web.views.public.LIVE_ALL_UPTO).
+WHOLE_TABLE_POLL = 60.0
 TABLET_POLL = 10.0  # static/js/tablet.js: setInterval(tick, 10000)
 HAND_GAP = (60.0, 120.0)
 DWELL = 180.0  # mean seconds a viewer stays on one page before moving to another
@@ -248,6 +251,8 @@ class Viewer:
         self.loaded = False
         self.busy = False  # a request of this phone is still out
         self.waiting: float | None = None  # the planned time of the one poll waiting for it
+        self.whole_etag = ""
+        self.whole_busy = False  # the whole table's own poll (live.js polls each part on its own)
 
     def gap(self) -> float:
         return self.interval
@@ -288,6 +293,25 @@ class Viewer:
             self.etag = answer.headers.get("etag", "")
 
 
+    async def act_whole(self, pool: Pool, recorder: Recorder, planned: float) -> None:
+        """The standings page's second part, the whole table, polled once a minute while the phone is on the
+        standings (one request out at a time, like the live part; a phone on another page sends nothing)."""
+        if self.kind != "standings" or not self.loaded or self.whole_busy:
+            return
+        self.whole_busy = True
+        try:
+            headers = {**self.headers, "X-Requested-With": "fetch"}
+            if self.whole_etag:
+                headers["If-None-Match"] = self.whole_etag
+            recorder.plan("viewer", "whole table", planned)
+            answer = await timed(pool, recorder, "viewer", "whole table", planned, "GET", self.page + "table/",
+                                 headers)
+            if answer is not None and answer.status == 200:
+                self.whole_etag = answer.headers.get("etag", "")
+        finally:
+            self.whole_busy = False
+
+
 def page_chooser(slug: str, round_number: int, board_ids: list[int]) -> Callable[[random.Random], tuple[str, str, str, float]]:
     """A random public page by ``PAGES``' shares: (kind, page path, live fragment path, poll seconds)."""
     kinds = [k for k, _, _ in PAGES]
@@ -308,7 +332,7 @@ def page_chooser(slug: str, round_number: int, board_ids: list[int]) -> Callable
 
 
 def plan_day(plan: Plan, scorers: list[Scorer], viewers: list[Viewer], *, rng: random.Random,
-             viewers_arrive_over: float) -> dict[int, tuple[str, Any]]:
+             viewers_arrive_over: float, whole_table: bool = True) -> dict[int, tuple[str, Any]]:
     """Put every stream on ``plan`` (run clock 0 = the warm-up's start); stream id -> (kind, actor)."""
     streams: dict[int, tuple[str, Any]] = {}
     sid = 0
@@ -323,12 +347,18 @@ def plan_day(plan: Plan, scorers: list[Scorer], viewers: list[Viewer], *, rng: r
         plan.add(sid, rng.uniform(0, viewers_arrive_over), viewer.gap)
         streams[sid] = ("view", viewer)
         sid += 1
+        if whole_table:  # a large event's standings: the whole table's poll (fires only while on the standings)
+            plan.add(sid, rng.uniform(0, viewers_arrive_over) + WHOLE_TABLE_POLL, lambda: WHOLE_TABLE_POLL)
+            streams[sid] = ("whole", viewer)
+            sid += 1
     return streams
 
 
-def intended_rates(tables: int, viewers: int) -> dict[str, float]:
+def intended_rates(tables: int, viewers: int, *, whole_table: bool = True) -> dict[str, float]:
     """Requests per second the plan asks for in steady state (expected values)."""
     hand = 1 / ((HAND_GAP[0] + HAND_GAP[1]) / 2)
     viewer = sum(share / every for _, share, every in PAGES)
+    standings = next(share for kind, share, _ in PAGES if kind == "standings")
     return {"tablet board polls": tables / TABLET_POLL, "tablet hands (preview + hand + read)": 3 * tables * hand,
-            "viewers": viewers * viewer}
+            "viewers": viewers * viewer,
+            "viewers' whole tables": viewers * standings / WHOLE_TABLE_POLL if whole_table else 0.0}

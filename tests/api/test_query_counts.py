@@ -53,6 +53,7 @@ def _public_event(pairs: int) -> dict[str, str]:
     club, player = made[0].club_id, players[0].pk
     return {
         "home": f"/t/{slug}/", "standings": f"/t/{slug}/standings/", "standings_live": f"/t/{slug}/standings/live/",
+        "standings_table": f"/t/{slug}/standings/table/",
         "standings_json": f"{api}/standings/", "hall": f"/t/{slug}/hall/", "rounds": f"/t/{slug}/rounds/",
         "rounds_json": f"{api}/rounds/", "pairings": f"/t/{slug}/rounds/3/", "pairings_live": f"/t/{slug}/rounds/3/live/",
         "round_json": f"{api}/rounds/3/", "board": f"/t/{slug}/boards/{live.pk}/", "scorecard_json": f"{api}/boards/{live.pk}/",
@@ -74,7 +75,7 @@ def _render_counts(addresses: dict[str, str]) -> dict[str, int]:
 
 
 #: The most queries a published render of each page may make (any field size); measured at 2026-12-01.
-PUBLIC_BUDGET = {"home": 8, "standings": 8, "standings_live": 8, "standings_json": 5, "hall": 8, "rounds": 12,
+PUBLIC_BUDGET = {"home": 8, "standings": 8, "standings_live": 8, "standings_table": 6, "standings_json": 5, "hall": 8, "rounds": 12,
                  "rounds_json": 2, "pairings": 7, "pairings_live": 7, "round_json": 6, "board": 10, "scorecard_json": 4,
                  "pair": 8, "clubs": 6, "club": 8, "stats": 4, "entries": 3, "follow": 3, "club_history": 4,
                  "player_history": 4}

@@ -67,7 +67,7 @@ def test_a_confirmed_result_reaches_the_published_standings_and_their_json(event
     assert seconds < 2.0, f"freshness: the standings' JSON was written {seconds:.2f}s after the confirmation"
     # byte for byte what Django serves at the same addresses
     client = Client()
-    for address in (f"/t/{slug}/standings/", f"/t/{slug}/standings/live/",
+    for address in (f"/t/{slug}/standings/", f"/t/{slug}/standings/live/", f"/t/{slug}/standings/table/",
                     f"/api/v1/public/tournaments/{slug}/standings/", f"/t/{slug}/boards/{boards[0].pk}/",
                     f"/t/{slug}/rounds/1/", f"/t/{slug}/", f"/t/{slug}/pairs/{entries[0].pk}/"):
         assert read(publish_root, address) == client.get(address).content, address

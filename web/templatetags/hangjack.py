@@ -82,3 +82,15 @@ def games_score(pair_board: object) -> str:
         return ""
     won, lost = pair_games(pair_board)
     return f"{won}-{lost}"
+
+
+@register.simple_tag(takes_context=True)
+def standings_rows(context: template.Context) -> tuple[str, str]:
+    """The standings table's rows built in Python once per render (``web.standings_rows``): (the phone's
+    rows, the wide table's rows) of ``standings``, the first ``rows_limit`` of them when it is set."""
+    from web.standings_rows import standings_rows as build
+
+    tournament = context.get("tournament")
+    return build(context["standings"], slug=tournament.slug if tournament is not None else "",
+                 main_index=context.get("main_index"), highlight=context.get("highlight"),
+                 limit=context.get("rows_limit"))

@@ -78,6 +78,28 @@ def tournament_home(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "public/tournament.html", ctx)
 
 
+#: A large event's live standings (the fragment phones poll every few seconds) are bounded: above this many
+#: rows the fragment shows the top ``LIVE_TOP`` and the boards in play of those pairs only; the whole table
+#: is its own fragment (``standings/table/``), polled once a minute. At 1,000 pairs the whole table is about
+#: 1.4 MB (120 kB gzipped), changed by every confirmation: polled every 5 s by thousands of phones it was
+#: most of the server's bytes (docs/operations.md, "The national day").
+LIVE_ALL_UPTO = 60
+LIVE_TOP = 20
+
+
+def _bound_live(ctx: dict[str, Any]) -> None:
+    """The top of a large table and the boards its pairs play, with how many boards are left out."""
+    rows = ctx["standings"].rows
+    ctx["rows_total"] = len(rows)
+    if len(rows) <= LIVE_ALL_UPTO:
+        return
+    ctx["rows_limit"] = LIVE_TOP
+    leaders = {row.entry.id for row in rows[:LIVE_TOP] if row.entry}
+    boards = ctx["live_boards"]
+    shown = [b for b in boards if b.board.pair_a_id in leaders or b.board.pair_b_id in leaders][:LIVE_TOP]
+    ctx["live_boards"], ctx["live_more"] = shown, len(boards) - len(shown)
+
+
 def _standings_words(ctx: dict[str, Any]) -> None:
     """The standings' caption (what the table counts), its legend and the main score's column."""
     table = ctx["standings"]
@@ -107,6 +129,7 @@ def _standings_context(request: HttpRequest, slug: str) -> dict[str, Any]:
         awards=final.final_awards(tournament) if ctx["final"] else [],
     )
     _standings_words(ctx)
+    _bound_live(ctx)
     ctx["share_text"] = public_words.standings_text(tournament, ctx["standings"], ctx["caption"], ctx["updated_at"])
     if ctx["club_teams"]:
         matches = presenters.team_matches(current, boards) if current and not ctx["finished"] else []
@@ -131,6 +154,19 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
 def standings_live(request: HttpRequest, slug: str) -> HttpResponse:
     """The fragment the standings page polls: standings, byes and boards in play."""
     return render(request, "public/_standings_live.html", _standings_context(request, slug))
+
+
+@public_page
+@cached_page("live")
+def standings_table(request: HttpRequest, slug: str) -> HttpResponse:
+    """The whole table of a large event, a fragment of its own that the standings page polls once a minute
+    (the live fragment shows the top of it: ``LIVE_ALL_UPTO``)."""
+    ctx = _tournament_context(request, slug)
+    tournament = ctx["tournament"]
+    snapshot = final.final_snapshot(tournament) if ctx["final"] else selectors.latest_snapshot(tournament)
+    ctx.update(standings=selectors.standings(tournament, snapshot=snapshot), nav="standings")
+    _standings_words(ctx)
+    return render(request, "public/_standings_whole.html", ctx)
 
 
 @public_page

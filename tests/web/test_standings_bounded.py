@@ -1,0 +1,93 @@
+"""A large event's live standings are bounded (issue 17, the national day): the fragment phones poll every few
+seconds shows the top of the table and the boards those pairs play; the whole table is a fragment of its own
+that the page polls once a minute. A small event's page is as before. The limits are lowered here (the rule is
+the same at 61 rows as at 1,000)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from tournaments.models import Board, Round
+from web.views import public
+
+from .factories import finish_board, make_round, make_snapshot, make_tournament, play_game
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def big(monkeypatch):
+    """Ten pairs, round 1 counted, round 2 in play on five boards (one hand on each): "large" above 6 rows,
+    the top 3 shown live."""
+    monkeypatch.setattr(public, "LIVE_ALL_UPTO", 6)
+    monkeypatch.setattr(public, "LIVE_TOP", 3)
+    t = make_tournament(pairs=10)
+    r1 = make_round(t, 1, Round.Status.CLOSED)
+    for i, b in enumerate(r1.boards.all(), 1):
+        finish_board(b, seed=i)
+    make_snapshot(t, after_round=1)
+    r2 = make_round(t, 2, Round.Status.IN_PLAY)
+    for i, b in enumerate(r2.boards.order_by("table"), 1):
+        play_game(b, 1, seed=40 + i, hands=1)
+    return t
+
+
+def get(name, *args):
+    response = Client().get(reverse(f"web:{name}", args=args))
+    assert response.status_code == 200, (name, response.status_code)
+    return response.content.decode()
+
+
+def rows_in(html, list_id):
+    match = re.search(rf'<ol class="rank-rows" id="{list_id}".*?</ol>', html, re.S)
+    assert match, list_id
+    return match.group(0).count('<li class="rank-row')
+
+
+def test_the_live_fragment_of_a_large_event_shows_the_top_of_the_table(big):
+    live = get("standings_live", big.slug)
+    assert rows_in(live, "rank-rows") == 3
+    assert live.count("<tr>") + live.count('<tr class="mark">') - 1 == 3  # the wide table too (one header row)
+    assert "The top 3 of 10 pairs." in live and 'href="#whole"' in live
+    assert reverse("web:follow", args=[big.slug]) in live
+
+
+def test_the_live_fragment_shows_the_boards_of_the_leaders_and_says_how_many_more(big):
+    live = get("standings_live", big.slug)
+    leaders = [int(i) for i in re.findall(r'<p class="row-link"><a href="/t/[^/]+/pairs/(\d+)/"', live)]
+    boards = Board.objects.filter(round__tournament=big, round__number=2)
+    theirs = [b for b in boards if b.pair_a_id in leaders or b.pair_b_id in leaders]
+    shown = re.findall(r'<span class="table">Table (\d+)</span>', live)
+    assert sorted(int(t) for t in shown) == sorted(b.table for b in theirs)
+    more = len(boards) - len(theirs)
+    assert f"{more} more board{'s' if more != 1 else ''} in play" in live
+    assert reverse("web:pairings", args=[big.slug, 2]) in live
+
+
+def test_the_standings_page_polls_the_whole_table_once_a_minute(big):
+    page = get("standings", big.slug)
+    assert rows_in(page, "rank-rows") == 3
+    assert rows_in(page, "whole-rows") == 10
+    whole = re.search(r'<section class="whole-table" id="whole".*?</section>', page, re.S).group(0)
+    assert f'data-poll-url="{reverse("web:standings_table", args=[big.slug])}" data-poll-seconds="60"' in whole
+    assert "The whole table: 10 pairs" in whole
+    ids = re.findall(r'\bid="([^"]+)"', page)
+    assert len(ids) == len(set(ids)), "an id is used twice on the page"
+
+
+def test_the_whole_table_fragment_lists_every_pair(big):
+    table = get("standings_table", big.slug)
+    assert rows_in(table, "whole-rows") == 10
+    assert 'id="whole-caption"' in table and "round 1" in table
+
+
+def test_a_small_event_keeps_its_whole_live_table(big, monkeypatch):
+    monkeypatch.setattr(public, "LIVE_ALL_UPTO", 60)
+    live = get("standings_live", big.slug)
+    assert rows_in(live, "rank-rows") == 10
+    assert "The top" not in live and "more board" not in live
+    assert 'id="whole"' not in get("standings", big.slug)

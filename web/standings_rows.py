@@ -1,0 +1,100 @@
+"""The pairs' standings rows as HTML, built once per table and shared by every page of a render.
+
+A 1,000-pair event's standings page lists each pair twice (the phone's list of rows and the wide table), and
+its ``live/`` and ``table/`` fragments list them again. Through Django's template engine that was most of a
+published change's CPU (about 0.8 s at 1,000 pairs: a ``{% url %}`` and a localised number per cell). Here
+each row is put together in Python with the same markup and the same escaping as the template it replaces
+(``templates/public/_standings_table.html`` keeps the caption and the empty table's sentence), the pair
+address is reversed once per table, and inside the publisher's render memo (``tournaments.selectors.memo``)
+the rows of one table are built once for all the pages that show them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.urls import reverse
+from django.utils.formats import localize
+from django.utils.html import conditional_escape
+from django.utils.safestring import SafeString, mark_safe
+
+from tournaments.selectors.memo import remembered
+from tournaments.selectors.snapshots import Standings, StandingsRow
+
+_ID = 987654321  # reversed once, then replaced by each pair's id
+
+
+def _text(value: Any) -> str:
+    """``{{ value }}`` as the template engine writes it: localised, escaped (an int needs neither here)."""
+    if type(value) is int:
+        return str(value)
+    return str(conditional_escape(localize(value)))
+
+
+def _forfeits(raw: Any) -> str:
+    won, lost = raw.get("forfeits_won"), raw.get("forfeits_lost")
+    parts = []
+    if won:
+        parts.append(f"{_text(won)} won by forfeit")
+    if lost:
+        parts.append(f"{_text(lost)} forfeited")
+    return " · ".join(parts)
+
+
+def _phone_row(row: StandingsRow, name: str, club: str, link: str | None, main: str, mark: bool) -> str:
+    figures = "".join(f"<div><dt>{_text(short)}</dt><dd>{_text(value)}</dd></div>"
+                      for _key, short, _full, value in row.cells)
+    forfeits = _forfeits(row.raw)
+    return "".join([
+        f'  <li class="rank-row{" mark" if mark else ""}">\n  <details>\n',
+        f'    <summary><span class="rank">{_text(row.rank)}</span><span class="who">{name}{club}</span>{main}</summary>\n',
+        f'    <dl class="row-figures">{figures}</dl>\n',
+        f'    <p class="small">{forfeits}</p>\n' if forfeits else "",
+        f'    <p class="row-link"><a href="{link}">{name}: every board</a></p>\n' if link else "",
+        "  </details>\n  </li>\n",
+    ])
+
+
+def _wide_row(row: StandingsRow, name: str, club: str, link: str | None, mark: bool) -> str:
+    forfeits = _forfeits(row.raw)
+    who = f'<a href="{link}">{name}</a>' if link else name
+    tail = f'<span class="club forfeits">{forfeits}</span>' if forfeits else ""
+    cells = "".join(f'<td class="num">{_text(v)}</td>' for v in row.values)
+    attrs = ' class="mark"' if mark else ""
+    return (f'    <tr{attrs}>\n      <td class="num">{_text(row.rank)}</td>\n'
+            f'      <th scope="row">{who}{club}{tail}</th>\n      {cells}\n    </tr>\n')
+
+
+def _build(standings: Standings, slug: str, main_index: int | None, highlight: int | None,
+           limit: int | None) -> tuple[str, str]:
+    pattern = reverse("web:pair", args=[slug, _ID])
+    label = ""
+    if main_index is not None and 0 <= main_index < len(standings.columns):
+        label = _text(standings.columns[main_index][1])
+    phone: list[str] = []
+    wide: list[str] = []
+    rows: Sequence[StandingsRow] = standings.rows if limit is None else standings.rows[:limit]
+    for row in rows:
+        name = _text(row.name)
+        club = f'<span class="club">{_text(row.club)}</span>' if row.club else ""
+        link = pattern.replace(str(_ID), str(row.entry.id)) if row.entry else None
+        mark = bool(highlight and row.entry and row.entry.id == highlight)
+        main = ""
+        if main_index is not None:
+            value = row.values[main_index] if 0 <= main_index < len(row.values) else ""
+            main = (f'<span class="main"><span class="fig">{_text(value)}</span> '
+                    f'<span class="fig-label">{label}</span></span>')
+        phone.append(_phone_row(row, name, club, link, main, mark))
+        wide.append(_wide_row(row, name, club, link, mark))
+    return "".join(phone), "".join(wide)
+
+
+def standings_rows(standings: Standings, *, slug: str, main_index: int | None, highlight: int | None = None,
+                   limit: int | None = None) -> tuple[SafeString, SafeString]:
+    """(the phone's ``<li>`` rows, the wide table's ``<tr>`` rows) of the first ``limit`` rows (all when
+    None); made once per table and arguments inside a render memo."""
+    key = ("standings_rows", id(standings), slug, main_index, highlight, limit)
+    # the table is kept with its rows, so its id is not reused while the memo holds them
+    _table, phone, wide = remembered(key, lambda: (standings, *_build(standings, slug, main_index, highlight, limit)))
+    return mark_safe(phone), mark_safe(wide)  # noqa: S308 - every text above is escaped

@@ -94,3 +94,26 @@ def standings_rows(context: template.Context) -> tuple[str, str]:
     return build(context["standings"], slug=tournament.slug if tournament is not None else "",
                  main_index=context.get("main_index"), highlight=context.get("highlight"),
                  limit=context.get("rows_limit"))
+
+
+@register.simple_tag(takes_context=True)
+def include_once(context: template.Context, template_name: str, *key: object) -> str:
+    """``{% include template_name %}`` rendered once per publisher's render and ``key`` (a page and its
+    ``live/`` fragment show the same rows: a 1,000-pair round's 500 rows are built once for both); outside a
+    render, an ordinary include (``tournaments.selectors.memo``)."""
+    from django.utils.safestring import mark_safe
+
+    from tournaments.selectors.memo import remembered
+
+    included = context.template.engine.get_template(template_name)
+    return mark_safe(remembered(("include_once", template_name, *key), lambda: included.render(context)))  # noqa: S308
+
+
+@register.filter
+def pairing_row(summary: object, slug: str) -> str:
+    """A round's board as the pairings list's item (``web.pairings_rows``: the markup of the row template
+    it replaced, built in Python)."""
+    from tournaments.selectors import BoardSummary
+    from web.pairings_rows import pairing_row as row
+
+    return row(summary, slug) if isinstance(summary, BoardSummary) else ""

@@ -215,7 +215,7 @@ def pairings(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 @public_page
 @cached_page("live")
 def pairings_live(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    return render(request, "public/_pairings_rows.html", _pairings_context(request, slug, number))
+    return render(request, "public/_pairings_live.html", _pairings_context(request, slug, number))
 
 
 def _board_context(request: HttpRequest, slug: str, board_id: int) -> dict[str, Any]:

@@ -185,3 +185,40 @@ def test_the_other_public_pages_fit_a_small_phone(browser, live_server):  # noqa
     finally:
         page.goto("about:blank")
         ctx.close()
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_large_events_standings_fit_and_poll_the_whole_table(browser, live_server, width, monkeypatch):  # noqa: F811
+    """A large event (the limits lowered: above 6 rows, the top 5 live): the live part shows the top and their
+    boards, the whole table is below the legend and polls once a minute; no sideways scroll, axe clean."""
+    from web.views import public
+
+    monkeypatch.setattr(public, "LIVE_ALL_UPTO", 6)
+    monkeypatch.setattr(public, "LIVE_TOP", 5)
+    t = make_event()
+    ctx, page, errors = new_page(browser, width=width, height=800 if width < 768 else 900)
+    ctx.set_default_timeout(30_000)
+    try:
+        page.clock.install()
+        page.goto(f"{live_server.url}/t/{t.slug}/standings/")
+        assert "The top 5 of 16 pairs." in page.inner_text("#live")
+        if width < 768:
+            assert page.locator("#rank-rows > li").count() == 5
+            assert page.locator("#whole-rows > li").count() == 16
+            page.locator("#whole-rows > li").nth(15).locator("summary").click()
+            assert page.locator("#whole-rows > li").nth(15).locator("dl.row-figures").is_visible()
+        else:
+            assert page.locator("#live table.standings tbody tr").count() == 5
+            assert page.locator("#whole table.standings tbody tr").count() == 16
+        look(page, "standings-large", width)
+        with page.expect_response(lambda r: r.url.endswith("/standings/table/")) as answer:
+            page.clock.run_for(61_000)
+        assert answer.value.status == 200
+        assert page.locator("#whole-caption").count() == 1  # the polled table replaced itself, ids once
+        page.click("a[href='#whole']")
+        assert page.locator("#whole-h").is_visible()
+        assert not errors, errors
+    finally:
+        page.goto("about:blank")
+        page.wait_for_timeout(300)
+        ctx.close()

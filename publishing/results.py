@@ -4,7 +4,7 @@ The results group (the rounds' list, statistics, clubs, the entries' list, Follo
 and club, the clubs' and players' histories) costs tens of seconds of CPU at 1,000 pairs. Under a worker it
 never renders inside a change's render: a change (``publish.publish_event``) only *asks* for a pass
 (``request``), which marks the event dirty and, when no pass is in flight or queued, queues the first slice
-(``publishing.tasks.publish_results``, the default queue) no sooner than the pace allows.
+(``publishing.tasks.publish_results``, the "publish" queue) no sooner than the pace allows.
 
 * **Own lock, own records.** A slice holds ``<slug>.results.lock`` while it renders (never the event's
   lock); its records are ``<slug>.results.json``, read and written under ``<slug>.results-state.lock``, held

@@ -4,6 +4,8 @@
 a render within a second of the last one is deferred (``countdown``) and merged (``publishing.publish``).
 Under a worker the results group renders apart, in ``publish_results`` slices (``publishing.results``).
 Both tasks are idempotent: running one twice writes nothing new (unchanged files are not rewritten).
+All three go to the "publish" queue (``CELERY_TASK_ROUTES`` in config/settings/base.py), served by a worker
+of their own, so a render never holds up the outbox sweep, a recomputation or a pairing on the default queue.
 """
 
 from __future__ import annotations
@@ -44,8 +46,9 @@ def publish_event(tournament_id: int, hints: dict[str, Any] | None = None) -> di
 
 
 def schedule_results(tournament_id: int, token: str, seconds: float) -> bool:
-    """Queue a slice of the results pass ``token`` (the default queue, like every task); False when the
-    broker refused it (the pass is forgotten; the next change or the sweep asks again)."""
+    """Queue a slice of the results pass ``token`` (the "publish" queue, like every task here:
+    ``CELERY_TASK_ROUTES``); False when the broker refused it (the pass is forgotten; the next change or the
+    sweep asks again)."""
     try:
         publish_results.apply_async(args=[tournament_id, token], countdown=max(seconds, 0.0) or None, retry=False)
     except Exception:  # noqa: BLE001 - the broker is down

@@ -182,6 +182,16 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_PUBLISH_RETRY = False
+# The published results' renders have a queue of their own, served by their own worker (docker/compose.yml
+# "publisher"; docs/operations.md "Workers, beat and the outbox"), so the outbox sweep, the standings
+# recomputations and the pairings on the default queue ("celery") never wait behind a render. Under eager
+# (make run, tests) routes change nothing. The outbox publishes by task name, so its messages follow these.
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+PUBLISH_QUEUE = "publish"
+CELERY_TASK_ROUTES = {
+    name: {"queue": PUBLISH_QUEUE}
+    for name in ("publishing.tasks.publish_event", "publishing.tasks.publish_results", "publishing.tasks.sweep")
+}
 CELERY_BEAT_SCHEDULE = {
     "outbox-sweep": {"task": "tournaments.tasks.outbox_sweep", "schedule": 15.0},
     "reconcile": {"task": "tournaments.tasks.reconcile", "schedule": 60.0},

@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
+from django.db import connection, transaction
 from django.db.models import Max
 
 from tournaments.models import Board, Entry, Tournament
@@ -297,6 +298,24 @@ def _render_event(tournament: Tournament, hints: dict[str, Any], state: dict[str
     return outcome
 
 
+#: How long a render waits for the tournament's row (a recomputation or a pairing holding it) before it gives
+#: up: the task raises OperationalError and is retried with backoff (``publishing.tasks``), never holding
+#: the event's render lock and its worker process behind the row for long.
+STANDINGS_LOCK_TIMEOUT = "5s"
+
+
+def _standings_recompute(tournament_id: int) -> None:
+    """Bring the standings up to date before rendering them (the ``standings`` hint), waiting at most
+    ``STANDINGS_LOCK_TIMEOUT`` for the tournament's row on PostgreSQL."""
+    from tournaments.services.standings import tournament_standings_recompute
+
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute(f"SET LOCAL lock_timeout = '{STANDINGS_LOCK_TIMEOUT}'")
+        tournament_standings_recompute(tournament_id=tournament_id)
+
+
 def publish_event(tournament_id: int, hints: dict[str, Any] | None = None, *,
                   defer: Callable[[float], None] | None = None,
                   schedule_results: results.Schedule | None = None) -> Outcome:
@@ -335,9 +354,7 @@ def publish_event(tournament_id: int, hints: dict[str, Any] | None = None, *,
             state["rendered_at"] = now
             state.pop("deferred_until", None)
             if merged.get("standings"):
-                from tournaments.services.standings import tournament_standings_recompute
-
-                tournament_standings_recompute(tournament_id=tournament.pk)
+                _standings_recompute(tournament.pk)
             outcome = _render_event(tournament, merged, state, now, schedule_results)
             save_state(slug, state)
     outcome.add(publish_site(force=outcome.withdrawn))

@@ -24,8 +24,8 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCKER = ROOT / "docker"
 COMPOSE = DOCKER / "compose.yml"
 
-APP_SERVICES = {"migrate", "web", "worker", "beat"}
-LONG_RUNNING = {"postgres", "redis", "web", "worker", "beat", "caddy"}
+APP_SERVICES = {"migrate", "web", "worker", "publisher", "beat"}
+LONG_RUNNING = {"postgres", "redis", "web", "worker", "publisher", "beat", "caddy"}
 
 
 @pytest.fixture(scope="module")
@@ -43,7 +43,7 @@ def argv(command: Any) -> list[str]:
 
 
 def test_compose_has_the_services(services):
-    assert set(services) == {"postgres", "redis", "migrate", "web", "worker", "beat", "caddy"}
+    assert set(services) == {"postgres", "redis", "migrate", "web", "worker", "publisher", "beat", "caddy"}
 
 
 @pytest.mark.parametrize("name", sorted(LONG_RUNNING))
@@ -134,7 +134,7 @@ def service_commands(services) -> list[tuple[str, list[str]]]:
 
 def test_every_command_and_health_check_exists_here(services):
     commands = service_commands(services)
-    assert {name for name, _ in commands} >= {"migrate", "web", "worker", "beat", "web healthcheck"}
+    assert {name for name, _ in commands} >= {"migrate", "web", "worker", "publisher", "beat", "web healthcheck"}
     for name, args in commands:
         try:
             check_command(args)
@@ -263,3 +263,18 @@ def test_web_command_serves_healthz_and_logs_no_pairing_code(tmp_path):
     assert "/healthz" in text  # access lines are written
     assert "/tablet/pair/…" in text
     assert "SeCrEtPaIrInGcOdE" not in text
+
+
+def test_the_worker_and_the_publisher_serve_the_two_queues(services):
+    """The default queue and the published results' queue ("publish", CELERY_TASK_ROUTES) each have a worker:
+    a render never holds up the outbox sweep, a recomputation or a pairing (docs/operations.md)."""
+    from django.conf import settings
+
+    def queues(name: str) -> list[str]:
+        args = argv(services[name]["command"])
+        assert args[:4] == ["celery", "--app", "config.celery:app", "worker"]
+        return args[args.index("--queues") + 1].split(",")
+
+    assert queues("worker") == ["celery"]
+    assert queues("publisher") == [settings.PUBLISH_QUEUE]
+    assert {route["queue"] for route in settings.CELERY_TASK_ROUTES.values()} == {settings.PUBLISH_QUEUE}

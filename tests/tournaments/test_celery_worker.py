@@ -8,8 +8,10 @@ both pairs confirm, the round closes, and the worker recomputes the standings fr
 
 The worker consumes a queue of its own (``HANGJACK_TEST_QUEUE``, default ``hangjack-test-<pid>``) and
 this process routes the tournament tasks there for the test's duration, so a shared Redis never hands
-this worker another run's messages, nor another worker this run's. Set ``HANGJACK_TEST_QUEUE=celery``
-to use the default queue. Run with::
+this worker another run's messages, nor another worker this run's. The publishing tasks (their own queue,
+"publish", in production: ``CELERY_TASK_ROUTES``) go to ``<queue>-publish``, which the same worker consumes
+too: every message this run's changes send is taken by this run's worker. Set ``HANGJACK_TEST_QUEUE=celery``
+to use the default queues ("celery" and "publish"). Run with::
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/hangjack REDIS_URL=redis://127.0.0.1:6379/0 \\
         .venv/bin/python -m pytest tests/tournaments/test_celery_worker.py
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -78,14 +81,17 @@ def worker(transactional_db: None) -> Iterator[Path]:
     from config.celery import app
 
     queue = os.environ.get("HANGJACK_TEST_QUEUE") or f"hangjack-test-{os.getpid()}"
+    publish = "publish" if queue == "celery" else f"{queue}-publish"
     routes, eager = app.conf.task_routes, app.conf.task_always_eager
     # The test settings run tasks in-process; this test sends them to a real worker instead.
-    app.conf.update(task_routes={"tournaments.tasks.*": {"queue": queue}}, task_always_eager=False)
+    app.conf.update(task_routes={"tournaments.tasks.*": {"queue": queue}, "publishing.tasks.*": {"queue": publish}},
+                    task_always_eager=False)
+    app.amqp.flush_routes()
     log = Path(tempfile.mkstemp(prefix="hangjack-worker-", suffix=".log")[1])
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.test", "DATABASE_URL": _database_url(),
            "PYTHONUNBUFFERED": "1", "HANGJACK_CELERY_EAGER": "0"}
     command = [str(CELERY) if CELERY.exists() else sys.executable + " -m celery", "-A", "config", "worker",
-               "--pool=solo", "-Q", queue, "--loglevel=INFO", "--without-gossip", "--without-mingle",
+               "--pool=solo", "-Q", f"{queue},{publish}", "--loglevel=INFO", "--without-gossip", "--without-mingle",
                "--without-heartbeat", "-n", f"{queue}@%h"]
     with open(log, "wb") as out:
         process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
@@ -102,12 +108,14 @@ def worker(transactional_db: None) -> Iterator[Path]:
                 os.killpg(process.pid, signal.SIGKILL)
                 process.wait(timeout=5)
         app.conf.update(task_routes=routes, task_always_eager=eager)
+        app.amqp.flush_routes()
         log.unlink(missing_ok=True)
-        if queue != "celery":  # forget the private queue and its bindings
+        if queue != "celery":  # forget the private queues and their bindings
             import redis
 
             client = redis.Redis.from_url(os.environ["REDIS_URL"])
-            client.delete(queue, f"_kombu.binding.{queue}", f"_kombu.binding_permanent.{queue}")
+            for name in (queue, publish):
+                client.delete(name, f"_kombu.binding.{name}", f"_kombu.binding_permanent.{name}")
             client.close()
 
 
@@ -160,3 +168,6 @@ def test_a_five_round_swiss_paired_and_ranked_by_a_real_worker(worker: Path):
     assert sum(r["match_points"] for r in snapshot.rows) == 2 * 15
     assert {r["entry_id"] for r in snapshot.rows} == {e.pk for e in entries}
     assert not OutboxMessage.objects.filter(sent_at__isnull=True).exists()
+    # the changes' publishing messages went to the publishing queue, and this worker took them
+    wait_for("run the publishing queue's messages", lambda: re.search(
+        r"Task publishing\.tasks\.publish_event\[[0-9a-f-]+\] succeeded", worker.read_text(errors="replace")), worker)

@@ -33,6 +33,7 @@ import os
 import re
 import shutil
 import sys
+import tempfile
 import time
 import traceback
 import uuid
@@ -232,8 +233,33 @@ class Drills:
         settled = checks.settle([self.tid], 90)
         found.append(Check("standings caught up once Redis was back (outbox sweep)", settled.ok,
                            f"{settled.detail} ({time.monotonic() - back:.1f}s after Redis came back)"))
+        found.append(await self.published_current("the published standings caught up too (publisher)", 60, back))
+        up = self.stack.worker is not None and self.stack.worker.poll() is None \
+            and self.stack.publisher is not None and self.stack.publisher.poll() is None
+        found.append(Check("the worker and the publisher are up after the outage", up,
+                           f"restarted by the stack (Docker's restart policy): {self.stack.restarts or 'none'}"))
+        if self.stack.restarts:
+            log(f"  NOTE: {self.stack.restarts} exited on the broker's loss and were started again: Celery/kombu 5.7 "
+                "end a worker holding an unacknowledged message when Redis goes away (\"Unrecoverable error: "
+                "AttributeError ... 'hostname'\", docs/operations.md)")
         found += self.standings_checks()
         return found
+
+    async def published_current(self, what: str, timeout: float, since: float) -> Check:
+        """Wait until the public standings (the published file, served by Django or Caddy) show the order
+        recomputed from the hand log."""
+        deadline, last = time.monotonic() + timeout, "no answer"
+        while time.monotonic() < deadline:
+            answer = await self.public.request("public_standings", "GET",
+                                               f"/api/v1/public/tournaments/{self.event.slug}/standings/")
+            if answer is not None and answer.status_code == 200:
+                _, rebuilt = checks.check_scores(self.tid)
+                shown = checks.check_standings(self.tid, rebuilt, list(answer.json()["rows"]))[-1]
+                if shown.ok:
+                    return Check(what, True, f"{shown.detail} ({time.monotonic() - since:.1f}s)")
+                last = shown.detail
+            await asyncio.sleep(0.5)
+        return Check(what, False, f"not within {timeout:.0f}s: {last}")
 
     # ---- 2. the worker killed -------------------------------------------------------------------------------
     async def kill_mid_task(self, task: str, trigger: Callable[[], Awaitable[Any]]) -> tuple[list[Check], str | None]:
@@ -612,10 +638,13 @@ async def drills(stack: Stack) -> list[tuple[str, list[Check]]]:
 def main() -> int:
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # this process's ORM use is setup and checks only
     started = time.monotonic()
+    publish_root = tempfile.mkdtemp(prefix="hangjack-drills-published-")  # never the project's published/
     with sigterm_as_exit(), Stack(settings="benchmarks.drills.settings", web_workers=2, worker_concurrency=1,
-                                  fast_db=True) as stack:
+                                  publish_concurrency=1, fast_db=True,
+                                  extra_env={"PUBLISH_ROOT": publish_root}) as stack:
         log(f"[drills] private stack up in {time.monotonic() - started:.0f}s: PostgreSQL :{stack.pg.port}, "
-            f"Redis :{stack.redis.port}, gunicorn :{stack.web_port} (logs in {stack.log_dir})")
+            f"Redis :{stack.redis.port}, gunicorn :{stack.web_port}, a worker (default queue) and a publisher "
+            f"(\"publish\" queue), one process each (logs in {stack.log_dir}, published files in {publish_root})")
         stack.use_here()
         logging.getLogger("httpx").setLevel(logging.WARNING)
         results = asyncio.run(drills(stack))
@@ -629,6 +658,7 @@ def main() -> int:
     if server_errors:
         failed += 1
         log(f"  FAIL  gunicorn logged {server_errors} 'Internal Server Error' line(s)")
+    shutil.rmtree(publish_root, ignore_errors=True)
     log(f"[drills] {time.monotonic() - started:.0f}s in all")
     if failed:
         log(f"  logs kept in {stack.log_dir}")

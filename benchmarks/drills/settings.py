@@ -22,12 +22,15 @@ CELERY_BEAT_SCHEDULE = {
     "outbox-sweep": {**CELERY_BEAT_SCHEDULE["outbox-sweep"], "schedule": 3.0},
 }
 
-# The published results stay off in the drills. With them on, 8/8 drills passed here once (86 s, 2026-12-01
-# 21:53 UTC, after the results left the change's path), but in a fresh clone's .ci/run at 23:01 drill 1 failed:
-# 90 s after Redis came back the outbox still held its 35 rows and the standings stayed stale (the worker
-# did not run the sweep in time; not yet understood: a publishing task holding the worker or a lock after
-# the broker's return is the first suspect). Before the results were apart, drill 2's pairing waited behind
-# the event's renders. Publishing's own faults are tested in tests/publishing; drills with publishing on,
-# and a drill of the worker killed mid-render, are still to do (docs/operations.md, "Drills").
-PUBLISH_ENABLED = False
-PUBLISH_SERVE = False
+# The published results are on, as production runs them (PUBLISH_SERVE too: Django answers from the files,
+# so the drills' public reads show what was published). The drills' stack runs a publisher beside the worker,
+# as docker/compose.yml does: publish_event, publish_results and the publishing sweep have their own queue
+# ("publish"), so the default queue's outbox sweep, recomputations and pairings never wait behind a render
+# (drill 2's killed-worker task once never started within 30 s while the one worker rendered). Drill 1 failed
+# once in a fresh clone (2026-12-01: the outbox still held its 35 rows 90 s after Redis came back) because the
+# only worker ended: Celery/kombu 5.7 stop a worker with "Unrecoverable error: AttributeError(... 'hostname')"
+# when Redis goes away while it holds an unacknowledged message, which a worker busy with renders nearly always
+# does. Now that process is the publisher; the stack starts it again as Docker's restart policy does, and
+# drill 1 checks the published standings catch up (docs/operations.md, "Drills").
+PUBLISH_ENABLED = True
+PUBLISH_SERVE = True

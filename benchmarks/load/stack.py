@@ -1,4 +1,11 @@
-"""A private Hang Jack stack on free ports: PostgreSQL, Redis, gunicorn, a Celery worker and beat.
+"""A private Hang Jack stack on free ports: PostgreSQL, Redis, gunicorn, Celery workers and beat.
+
+Two workers, as docker/compose.yml runs them: ``worker`` on the default queue (the outbox sweep, standings,
+pairings) and ``publisher`` on the "publish" queue (the published results' renders), so a render never
+holds up the default queue's work. Like Docker's ``restart: unless-stopped``, a worker or publisher that
+exits on its own is started again (``restarts`` counts them): Celery 5.7 / kombu 5.7 end a worker with
+"Unrecoverable error: AttributeError(... 'hostname')" when Redis goes away while it holds an unacknowledged
+message (docs/operations.md, "Drills"). One stopped or killed on purpose is not.
 
 Never the machine's shared services (docs/decisions.md, "Tests: what runs where"): PostgreSQL gets a new
 cluster in a temporary directory (``initdb`` refuses root, so it runs as the ``postgres`` user through
@@ -21,6 +28,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -212,6 +220,7 @@ class Stack:
     web_workers: int = 3
     web_threads: int = 1
     worker_concurrency: int = 2
+    publish_concurrency: int | None = None  # the publisher's processes; None: as many as the worker's
     fast_db: bool = False
     log_dir: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="hangjack-stack-")))
     pg: Postgres = field(default_factory=Postgres)
@@ -219,11 +228,16 @@ class Stack:
     web_port: int = 0
     web: subprocess.Popen[bytes] | None = None
     worker: subprocess.Popen[bytes] | None = None
+    publisher: subprocess.Popen[bytes] | None = None
     beat: subprocess.Popen[bytes] | None = None
     env: dict[str, str] = field(default_factory=dict)
     extra_env: dict[str, str] = field(default_factory=dict)  # e.g. PUBLISH_ROOT for the national day
     extra_pids: dict[str, int] = field(default_factory=dict)  # processes started beside the stack (Caddy)
     _worker_logs: int = 0
+    _publisher_logs: int = 0
+    restarts: dict[str, int] = field(default_factory=dict)  # worker or publisher exited and started again
+    _lock: threading.RLock = field(default_factory=threading.RLock)
+    _watching: threading.Event = field(default_factory=threading.Event)
 
     @property
     def base_url(self) -> str:
@@ -265,12 +279,33 @@ class Stack:
         self.manage("migrate", "--noinput")
         self.start_web()
         self.start_worker()
+        self.start_publisher()
         self.start_beat()
+        self._watching.set()
+        threading.Thread(target=self._supervise, name="stack-supervisor", daemon=True).start()
+
+    def _supervise(self) -> None:
+        """Start again a worker or publisher that exited by itself (Docker's restart policy)."""
+        while self._watching.is_set():
+            with self._lock:
+                for name, start in (("worker", self.start_worker), ("publisher", self.start_publisher)):
+                    process = getattr(self, name)
+                    if self._watching.is_set() and process is not None and process.poll() is not None:
+                        self.restarts[name] = self.restarts.get(name, 0) + 1
+                        print(f"[stack] the {name} exited ({process.returncode}); starting it again", flush=True)
+                        with contextlib.suppress(StackError):
+                            start()
+            time.sleep(0.5)
 
     def stop(self) -> None:
-        for process in (self.beat, self.worker, self.web):
+        self._watching.clear()
+        with self._lock:
+            self._stop_all()
+
+    def _stop_all(self) -> None:
+        for process in (self.beat, self.worker, self.publisher, self.web):
             _stop_group(process)
-        self.beat = self.worker = self.web = None
+        self.beat = self.worker = self.publisher = self.web = None
         self.redis.stop()
         self.pg.stop()
         with contextlib.suppress(OSError):  # keep the server's log (deadlocks, slow statements) with the others
@@ -312,14 +347,39 @@ class Stack:
         response = httpx.get(f"{self.base_url}/healthz", timeout=2)
         return response.status_code == 200
 
-    def start_worker(self) -> None:
-        self._worker_logs += 1
-        log = f"worker-{self._worker_logs}.log"
-        self.worker = self._spawn(
+    def _celery_worker(self, queue: str, concurrency: int, hostname: str, log: str) -> subprocess.Popen[bytes]:
+        process = self._spawn(
             [str(VENV_BIN / "celery"), "--app", "config.celery:app", "worker", "--loglevel", "INFO",
-             "--concurrency", str(self.worker_concurrency), "--without-gossip", "--without-mingle",
-             "--hostname", f"load{self._worker_logs}@%h"], log)
-        wait_until("Celery worker", lambda: b" ready." in (self.log_dir / log).read_bytes(), 60)
+             "--queues", queue, "--concurrency", str(concurrency), "--without-gossip", "--without-mingle",
+             "--hostname", hostname], log)
+        wait_until(f"Celery worker ({queue})", lambda: b" ready." in (self.log_dir / log).read_bytes(), 60)
+        return process
+
+    def start_worker(self) -> None:
+        """The worker of the default queue (outbox sweep, standings, pairings, reconcile)."""
+        with self._lock:
+            self._worker_logs += 1
+            self.worker = self._celery_worker("celery", self.worker_concurrency, f"load{self._worker_logs}@%h",
+                                              f"worker-{self._worker_logs}.log")
+
+    def start_publisher(self) -> None:
+        """The worker of the "publish" queue (the published results' renders, the publishing sweep)."""
+        with self._lock:
+            self._publisher_logs += 1
+            self.publisher = self._celery_worker(
+                "publish", self.publish_concurrency or self.worker_concurrency, f"publish{self._publisher_logs}@%h",
+                f"publisher-{self._publisher_logs}.log")
+
+    @property
+    def publisher_log(self) -> Path:
+        """The log of the publisher started last."""
+        return self.log_dir / f"publisher-{self._publisher_logs}.log"
+
+    def kill_publisher(self) -> None:
+        """SIGKILL the publisher and its pool children at once."""
+        with self._lock:
+            _stop_group(self.publisher, signal.SIGKILL, timeout=10)
+            self.publisher = None
 
     @property
     def worker_log(self) -> Path:
@@ -328,12 +388,14 @@ class Stack:
 
     def kill_worker(self) -> None:
         """SIGKILL the worker and its pool children at once: no warm shutdown, no ack, no requeue."""
-        _stop_group(self.worker, signal.SIGKILL, timeout=10)
-        self.worker = None
+        with self._lock:
+            _stop_group(self.worker, signal.SIGKILL, timeout=10)
+            self.worker = None
 
     def stop_worker(self) -> None:
-        _stop_group(self.worker, signal.SIGTERM, timeout=30)
-        self.worker = None
+        with self._lock:
+            _stop_group(self.worker, signal.SIGTERM, timeout=30)
+            self.worker = None
 
     def start_beat(self) -> None:
         self.beat = self._spawn(
@@ -343,6 +405,7 @@ class Stack:
     def pids(self) -> dict[str, int]:
         """Root process ids per service, for CPU accounting."""
         found = {"gunicorn": self.web.pid if self.web else 0, "celery worker": self.worker.pid if self.worker else 0,
+                 "celery publisher": self.publisher.pid if self.publisher else 0,
                  "celery beat": self.beat.pid if self.beat else 0,
                  "redis": self.redis.process.pid if self.redis.process else 0,
                  "postgresql": self.pg.postmaster_pid() or 0}

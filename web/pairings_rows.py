@@ -1,4 +1,5 @@
-"""A round's pairings row as HTML, built in Python (``templates/public/_pairings_rows.html`` places them).
+"""A round's pairings rows and its players A to Z as HTML, built in Python (``templates/public/_pairings_rows.html``
+and ``pairings.html`` place them).
 
 The row is the markup ``templates/public/_pairings_row.html`` wrote (tests/web/test_pairings_rows.py holds it
 against that template): at 1,000 pairs a round's 500 rows through the template engine cost about 0.13 s of
@@ -8,6 +9,7 @@ text escaped and the board and pair addresses reversed once per event.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import lru_cache
 
 from django.urls import get_script_prefix, reverse
@@ -17,6 +19,7 @@ from django.utils.safestring import SafeString, mark_safe
 from tournaments.models import Entry
 from tournaments.selectors import BoardSummary
 from web.presenters import forfeit_words
+from web.public_words import Seat
 
 _ID = 987654321  # reversed once, then replaced by the board's or pair's id
 
@@ -80,3 +83,19 @@ def pairing_row(b: BoardSummary, slug: str) -> SafeString:
             f'    <p class="pl"><span class="sidetag a" aria-label="pair A">A</span> {pair_names(b.pair_a, pair_pattern)}</p>\n'
             f'    {side_b}\n  </div>\n  <div class="gm">{_games(b)}</div>\n</li>\n')
     return mark_safe(html)  # noqa: S308 - every text above is escaped
+
+
+def seat_items(seats: Iterable[Seat], slug: str) -> SafeString:
+    """"Where do I sit?": every player A to Z as list items (the template's markup, 2,000 of them at 1,000
+    pairs), each table linked to its board."""
+    board_pattern, _pair = _patterns(slug)
+    out = []
+    for s in seats:
+        name = _e(s.name)
+        if s.table:
+            link = board_pattern.replace(str(_ID), str(s.board_id))
+            where = f'<a href="{link}">table {_e(s.table)}</a> · {_e(s.side)}, seat {_e(s.seats)}'
+        else:
+            where = "bye this round"
+        out.append(f'<li data-name="{name}"><span class="who">{name}</span> <span class="where">{where}</span></li>')
+    return mark_safe("".join(out))  # noqa: S308 - every text above is escaped

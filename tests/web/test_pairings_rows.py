@@ -55,3 +55,23 @@ def test_every_kind_of_row_is_the_markup_the_template_wrote():
     html = "".join(pairing_row(s, t.slug) for s in summaries)
     assert "Ann &amp; &quot;Bo&quot; &lt;Jr&gt;" in html and "Arima &lt;Old&gt;" in html
     assert re.search(r'<span class="now">Forfeit: .+ did not play</span>', html)
+
+
+SEATS_LEGACY = ("""{% for s in seats %}<li data-name="{{ s.name }}"><span class="who">{{ s.name }}</span> <span class="where">"""
+                """{% if s.table %}<a href="{% url 'web:board' tournament.slug s.board_id %}">table {{ s.table }}</a> · """
+                """{{ s.side }}, seat {{ s.seats }}{% else %}bye this round{% endif %}</span></li>{% endfor %}""")
+
+
+def test_the_players_a_to_z_are_the_markup_the_template_wrote():
+    from tournaments.models import Player
+    from web.pairings_rows import seat_items
+    from web.public_words import seats_by_name
+
+    t = make_tournament(pairs=5)  # a bye
+    Player.objects.filter(pk=t.entries.order_by("seed").first().pair.player_1_id).update(name="Zoë <O'Hara> & co")
+    r = make_round(t, 1, Round.Status.IN_PLAY)
+    seats = seats_by_name(round_boards(r))
+    assert any(s.table is None for s in seats)
+    want = Template(SEATS_LEGACY).render(Context({"seats": seats, "tournament": t}))
+    assert seat_items(seats, t.slug) == want
+    assert "Zoë &lt;O&#x27;Hara&gt; &amp; co" in want

@@ -117,3 +117,11 @@ def pairing_row(summary: object, slug: str) -> str:
     from web.pairings_rows import pairing_row as row
 
     return row(summary, slug) if isinstance(summary, BoardSummary) else ""
+
+
+@register.filter
+def seat_items(seats: object, slug: str) -> str:
+    """The round's players A to Z as list items (``web.pairings_rows.seat_items``)."""
+    from web.pairings_rows import seat_items as items
+
+    return items(seats, slug) if isinstance(seats, list) else ""  # type: ignore[arg-type]

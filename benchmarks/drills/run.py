@@ -1,10 +1,11 @@
-"""``make drills``: six fault drills on a private stack; each prints what it checked and PASS/FAIL.
+"""``make drills``: seven fault drills on a private stack; each prints what it checked and PASS/FAIL.
 
     python -m benchmarks.drills.run          # exit status 1 when any check failed
 
 The stack is ``benchmarks.load.stack.Stack`` with ``benchmarks.drills.settings`` (production, with a
-10 s Redis visibility timeout and a 3 s outbox sweep): PostgreSQL and Redis are private instances on free
-ports, never the machine's shared services. One Swiss of 8 pairs on 4 tables, first to 3 games, played
+10 s Redis visibility timeout and a 3 s outbox sweep, the published results on): PostgreSQL and Redis are
+private instances on free ports, never the machine's shared services; a worker serves the default queue
+and a publisher the "publish" queue, one process each; the published files go to a temporary folder. One Swiss of 8 pairs on 4 tables, first to 3 games, played
 by paired tablets over the API with simulated hands:
 
 1. Redis stopped in the middle of round 1: hands and confirmations are still accepted and stored, the
@@ -20,9 +21,13 @@ by paired tablets over the API with simulated hands:
    writes and replays of its own keys) and the new tablet scores on.
 6. A refused game: a dispute that keeps the game out of the standings and the round open, that neither
    pair can overwrite, and that the organiser resolves by confirming the game.
+7. The publisher SIGKILLed in the middle of a render (run after drill 3, on a board still in play): held on
+   the tournament's row (the render brings the standings up to date first), the render is delivered again
+   after the visibility timeout, the published standings become current and every published file is whole.
 
 At the end, over everything the drills sent: no acknowledged hand lost, none doubled, every game equal
-to its rescoring by the engine, standings equal to a full recomputation from the hand log.
+to its rescoring by the engine, standings equal to a full recomputation from the hand log, and the public
+(published) standings showing that order.
 """
 
 from __future__ import annotations
@@ -67,6 +72,14 @@ def _statuses(counts: dict[str, Counter[str]], *ops: str) -> Counter[str]:
         if not ops or op in ops:
             total.update(c)
     return total
+
+
+def _parses(body: bytes, parse: Callable[[bytes], Any]) -> bool:
+    try:
+        parse(body)
+    except ValueError:
+        return False
+    return True
 
 
 def _fivexx(counts: dict[str, Counter[str]]) -> int:
@@ -368,6 +381,80 @@ class Drills:
         found.append(Check("round 2 published", published is not None, ""))
         return found
 
+    # ---- 7. the publisher killed mid-render ----------------------------------------------------------------
+    async def drill_publisher(self) -> list[Check]:
+        """Stop the publisher, confirm a game (its render brings the standings up to date first), hold the
+        tournament's row, start a publisher, SIGKILL it while the render waits on the row, release; a new
+        publisher receives the same messages again and the published standings become current."""
+        found: list[Check] = []
+        table = await self.undecided_table()
+        if table is None:
+            return [Check("an undecided board to play on", False, "every board is decided")]
+        self.stack.stop_publisher()
+        await self.play(table, games=1, confirm=True)
+        settled = checks.settle([self.tid], 30)
+        found.append(Check("publisher stopped, a game confirmed: outbox sent and standings current (the worker)",
+                           settled.ok, settled.detail))
+        pattern = r"Task publishing\.tasks\.publish_event\[([0-9a-f-]+)\] {}"
+        lock = TournamentLock(self.stack.pg.port, self.tid)
+        killed: list[str] = []
+        try:
+            self.stack.start_publisher()
+            killed_log = self.stack.publisher_log
+
+            def unfinished() -> list[str]:
+                text = killed_log.read_text(errors="replace")
+                done = set(re.findall(pattern.format("(?:succeeded|retry)"), text))
+                return [t for t in dict.fromkeys(re.findall(pattern.format("received"), text)) if t not in done]
+
+            blocked = await self.wait_for("a render under way and waiting on the tournament row (its standings)",
+                                          lambda: bool(unfinished()) and lock.waiting() > 0, 30)
+            found.append(blocked)
+            killed = unfinished()
+            self.stack.kill_publisher()
+            log(f"  publisher SIGKILLed with publish_event {killed} received and unfinished")
+            found.append(Check("the publisher was killed in the middle of a render", blocked.ok and bool(killed),
+                               f"{len(killed)} publish_event task(s) received, not finished, when it was killed"))
+        finally:
+            await asyncio.sleep(0.5)
+            lock.release()
+        restarted = time.monotonic()
+        self.stack.start_publisher()
+        new_log = self.stack.publisher_log
+
+        def redone() -> bool:
+            text = new_log.read_text(errors="replace")
+            return bool(killed) and all(f"publish_event[{t}] received" in text and f"publish_event[{t}] succeeded" in text
+                                        for t in killed)
+
+        again = await self.wait_for("the killed render(s) delivered again to the new publisher and run to the end",
+                                    redone, 45)
+        found.append(Check(again.name, again.ok, f"{len(killed)} task(s), {again.detail} (visibility timeout 10 s)"))
+        found.append(await self.published_current("the published standings current again", 30, restarted))
+        found.append(self.files_whole())
+        return found
+
+    def files_whole(self) -> Check:
+        """Every published file whole: each JSON parses, each gzip unpacks to its page; a temporary file left by
+        the kill (never served: no address names it) is counted, not failed."""
+        import gzip
+        import json
+        from pathlib import Path
+
+        root = Path(self.stack.extra_env["PUBLISH_ROOT"])
+        pages = [p for p in root.rglob("index.*") if ".state" not in p.parts and not p.name.endswith(".gz")]
+        broken: list[str] = []
+        for page in pages:
+            body = page.read_bytes()
+            packed = page.with_name(page.name + ".gz")
+            if not body or (page.suffix == ".json" and not _parses(body, json.loads)) or (
+                    packed.exists() and gzip.decompress(packed.read_bytes()) != body):
+                broken.append(str(page.relative_to(root)))
+        temps = [p for p in root.rglob(".tmp-*") if ".state" not in p.parts]
+        return Check("no published file half-written", bool(pages) and not broken,
+                     f"{len(pages)} pages and their gzip checked, {len(broken)} broken {broken[:3]}; "
+                     f"{len(temps)} temporary file(s) left by the kill (never served)")
+
     # ---- 3. PostgreSQL restarted --------------------------------------------------------------------------
     async def drill_postgres(self) -> list[Check]:
         from django.db import connections
@@ -607,6 +694,7 @@ async def drills(stack: Stack) -> list[tuple[str, list[Check]]]:
         await drill("1. Redis stopped in the middle of a round", d.drill_redis)
         await drill("2. Celery worker SIGKILLed in the middle of a recompute and of a pairing", d.drill_worker)
         await drill("3. PostgreSQL restarted under tablets and viewers", d.drill_postgres)
+        await drill("7. the publisher SIGKILLed in the middle of a render", d.drill_publisher)
 
         async def round_three() -> list[Check]:
             closed = await d.close_round()
@@ -623,10 +711,10 @@ async def drills(stack: Stack) -> list[tuple[str, list[Check]]]:
             found = [checks.settle([d.tid], 60)]
             found += checks.check_hands(d.tid, ledger.acks, ledger.unanswered)
             score_checks, rebuilt = checks.check_scores(d.tid)
-            public = await d.public.request("public_standings", "GET",
-                                            f"/api/v1/public/tournaments/{event.slug}/standings/")
-            rows = list(public.json()["rows"]) if public is not None and public.status_code == 200 else None
-            found += score_checks + checks.check_standings(d.tid, rebuilt, rows)
+            found += score_checks + checks.check_standings(d.tid, rebuilt)
+            # the public standings are the published file: current within the render's second or two
+            found.append(await d.published_current("the public standings show the recomputed order", 30,
+                                                   time.monotonic()))
             found.append(Check("no 5xx but 503 over all drills", recorder.server_errors() == 0,
                                f"{recorder.server_errors()} answers 500-599 other than 503"))
             return found

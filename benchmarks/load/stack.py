@@ -375,6 +375,11 @@ class Stack:
         """The log of the publisher started last."""
         return self.log_dir / f"publisher-{self._publisher_logs}.log"
 
+    def stop_publisher(self) -> None:
+        with self._lock:
+            _stop_group(self.publisher, signal.SIGTERM, timeout=30)
+            self.publisher = None
+
     def kill_publisher(self) -> None:
         """SIGKILL the publisher and its pool children at once."""
         with self._lock:

@@ -217,3 +217,37 @@ def test_a_phone_has_one_request_out_at_a_time_as_live_js_polls():
     series = recorder.classes["viewer"]
     assert series.planned == 3 and len(series.latency) == 2
     assert series.summary(1.0)["achieved_per_s"] == 2.0
+
+
+def test_a_phone_on_the_standings_polls_the_whole_table_and_elsewhere_sends_nothing():
+    """The standings page's second part (the whole table, once a minute) is polled only while the phone is on
+    the standings, revalidated with its own ETag, one request out at a time."""
+    from benchmarks.load.openloop import Answer
+
+    class Pool:
+        def __init__(self) -> None:
+            self.sent: list[tuple[str, str]] = []
+
+        async def request(self, method, path, headers=None, body=None):
+            self.sent.append((path, (headers or {}).get("If-None-Match", "")))
+            return Answer(200, {"etag": f'"{len(self.sent)}"'}, b"x", 10)
+
+    def only(kind):
+        def choose(rng):
+            base = "/t/x/standings/" if kind == "standings" else "/t/x/rounds/1/"
+            return kind, base, base + "live/", 5.0
+        return choose
+
+    async def scenario(kind):
+        pool, recorder = Pool(), Recorder()
+        recorder.window = (0.0, 1e12)
+        viewer = national.Viewer(1, only(kind), seed=3)
+        await viewer.act_whole(pool, recorder, 0.0)  # before the page is loaded: nothing
+        await viewer.act(pool, recorder, 0.0)  # the page
+        await viewer.act_whole(pool, recorder, 1.0)
+        await viewer.act_whole(pool, recorder, 2.0)
+        return pool.sent
+
+    sent = asyncio.run(scenario("standings"))
+    assert sent == [("/t/x/standings/", ""), ("/t/x/standings/table/", ""), ("/t/x/standings/table/", '"2"')]
+    assert asyncio.run(scenario("pairings")) == [("/t/x/rounds/1/", "")]

@@ -235,6 +235,9 @@ def main() -> int:
         def start_worker(self) -> None:
             pass
 
+        def start_publisher(self) -> None:
+            pass
+
         def start_beat(self) -> None:
             pass
 

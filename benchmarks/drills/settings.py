@@ -27,10 +27,11 @@ CELERY_BEAT_SCHEDULE = {
 # as docker/compose.yml does: publish_event, publish_results and the publishing sweep have their own queue
 # ("publish"), so the default queue's outbox sweep, recomputations and pairings never wait behind a render
 # (drill 2's killed-worker task once never started within 30 s while the one worker rendered). Drill 1 failed
-# once in a fresh clone (2026-12-01: the outbox still held its 35 rows 90 s after Redis came back) because the
-# only worker ended: Celery/kombu 5.7 stop a worker with "Unrecoverable error: AttributeError(... 'hostname')"
-# when Redis goes away while it holds an unacknowledged message, which a worker busy with renders nearly always
-# does. Now that process is the publisher; the stack starts it again as Docker's restart policy does, and
-# drill 1 checks the published standings catch up (docs/operations.md, "Drills").
+# once in a fresh clone (2026-12-01: the outbox still held its 35 rows 90 s after Redis came back), most likely
+# because the only worker ended: Celery/kombu 5.7 stop a worker with "Unrecoverable error: AttributeError(...
+# 'hostname')" when Redis goes away while it holds an unacknowledged message, which a worker busy with renders
+# often does (the publisher, 4 of 7 runs on 2026-12-04). Now that process is the publisher; the stack starts
+# it again as Docker's restart policy does, and drill 1 checks the published standings catch up
+# (docs/operations.md, "Drills").
 PUBLISH_ENABLED = True
 PUBLISH_SERVE = True

@@ -352,7 +352,11 @@ class Stack:
             [str(VENV_BIN / "celery"), "--app", "config.celery:app", "worker", "--loglevel", "INFO",
              "--queues", queue, "--concurrency", str(concurrency), "--without-gossip", "--without-mingle",
              "--hostname", hostname], log)
-        wait_until(f"Celery worker ({queue})", lambda: b" ready." in (self.log_dir / log).read_bytes(), 60)
+        try:
+            wait_until(f"Celery worker ({queue})", lambda: b" ready." in (self.log_dir / log).read_bytes(), 60)
+        except StackError:
+            _stop_group(process, signal.SIGKILL, timeout=10)  # never left running unowned
+            raise
         return process
 
     def start_worker(self) -> None:

@@ -30,7 +30,7 @@ CELERY_BEAT_SCHEDULE = {
 # once in a fresh clone (2026-12-01: the outbox still held its 35 rows 90 s after Redis came back), most likely
 # because the only worker ended: Celery/kombu 5.7 stop a worker with "Unrecoverable error: AttributeError(...
 # 'hostname')" when Redis goes away while it holds an unacknowledged message, which a worker busy with renders
-# often does (the publisher, 4 of 7 runs on 2026-12-04). Now that process is the publisher; the stack starts
+# often does (the publisher, 4 of 9 runs on 2026-12-04). Now that process is the publisher; the stack starts
 # it again as Docker's restart policy does, and drill 1 checks the published standings catch up
 # (docs/operations.md, "Drills").
 PUBLISH_ENABLED = True

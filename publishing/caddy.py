@@ -53,7 +53,9 @@ def caddyfile(*, port: int, upstream: str, static_root: Path | None = None) -> s
         "\tencode zstd gzip\n"
         f"{static}"
         f"\timport {SNIPPET}\n"
-        f"\thandle {{\n\t\treverse_proxy {upstream}\n\t}}\n"
+        # idle upstream connections close before gunicorn's keep-alive (5 s): see docker/Caddyfile
+        f"\thandle {{\n\t\treverse_proxy {upstream} {{\n\t\t\ttransport http {{\n\t\t\t\tkeepalive 4s\n"
+        "\t\t\t}\n\t\t}\n\t}\n"
         "\theader -Server\n"
         "}\n"
     )

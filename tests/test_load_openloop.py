@@ -251,3 +251,10 @@ def test_a_phone_on_the_standings_polls_the_whole_table_and_elsewhere_sends_noth
     sent = asyncio.run(scenario("standings"))
     assert sent == [("/t/x/standings/", ""), ("/t/x/standings/table/", ""), ("/t/x/standings/table/", '"2"')]
     assert asyncio.run(scenario("pairings")) == [("/t/x/rounds/1/", "")]
+
+
+def test_the_harness_knows_when_the_standings_page_has_its_whole_table_apart():
+    from web.views.public import LIVE_ALL_UPTO
+
+    assert national.LIVE_ALL_UPTO == LIVE_ALL_UPTO
+    assert national.has_whole_table(31) and not national.has_whole_table(30)

@@ -20,13 +20,12 @@ from tournaments.models import Entry
 from tournaments.selectors import BoardSummary
 from web.presenters import forfeit_words
 from web.public_words import Seat
-
-_ID = 987654321  # reversed once, then replaced by the board's or pair's id
+from web.standings_rows import STAND_IN_ID, with_id
 
 
 @lru_cache(maxsize=256)
 def _reversed(slug: str, prefix: str) -> tuple[str, str]:
-    return reverse("web:board", args=[slug, _ID]), reverse("web:pair", args=[slug, _ID])
+    return reverse("web:board", args=[slug, STAND_IN_ID]), reverse("web:pair", args=[slug, STAND_IN_ID])
 
 
 def _patterns(slug: str) -> tuple[str, str]:
@@ -41,7 +40,7 @@ def _e(value: object) -> str:
 def pair_names(entry: Entry, pair_pattern: str) -> str:
     """A pair's names once (``_pair_names.html``): its name linked, its players and club under it."""
     pair = entry.pair
-    link = pair_pattern.replace(str(_ID), str(entry.id))
+    link = with_id(pair_pattern, entry.id)
     out = f'<a href="{link}">{_e(pair.display_name)}</a>'
     club = entry.club_label
     if pair.name or club:
@@ -74,7 +73,7 @@ def pairing_row(b: BoardSummary, slug: str) -> SafeString:
     if b.is_bye:
         number = '<span class="bye-word">bye</span>'
     else:
-        link = board_pattern.replace(str(_ID), str(b.board.id))
+        link = with_id(board_pattern, b.board.id)
         number = f'<a href="{link}" aria-label="Table {_e(b.table)} scorecard">{_e(b.table)}</a>'
     side_b = (f'<p class="pl"><span class="sidetag b" aria-label="pair B">B</span> {pair_names(b.pair_b, pair_pattern)}</p>'
               if b.pair_b else '<p class="pl"><em>bye: no table this round</em></p>')
@@ -93,7 +92,7 @@ def seat_items(seats: Iterable[Seat], slug: str) -> SafeString:
     for s in seats:
         name = _e(s.name)
         if s.table:
-            link = board_pattern.replace(str(_ID), str(s.board_id))
+            link = with_id(board_pattern, s.board_id)
             where = f'<a href="{link}">table {_e(s.table)}</a> · {_e(s.side)}, seat {_e(s.seats)}'
         else:
             where = "bye this round"

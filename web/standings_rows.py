@@ -22,7 +22,14 @@ from django.utils.safestring import SafeString, mark_safe
 from tournaments.selectors.memo import remembered
 from tournaments.selectors.snapshots import Standings, StandingsRow
 
-_ID = 987654321  # reversed once, then replaced by each pair's id
+STAND_IN_ID = 987654321  # reversed once, then replaced by each pair's id (web.pairings_rows too)
+
+
+def with_id(pattern: str, object_id: int) -> str:
+    """An address reversed with the stand-in ``STAND_IN_ID``, for ``object_id``: the last occurrence only (a slug may
+    hold the same digits)."""
+    head, _sep, tail = pattern.rpartition(str(STAND_IN_ID))
+    return f"{head}{object_id}{tail}"
 
 
 def _text(value: Any) -> str:
@@ -68,7 +75,7 @@ def _wide_row(row: StandingsRow, name: str, club: str, link: str | None, mark: b
 
 def _build(standings: Standings, slug: str, main_index: int | None, highlight: int | None,
            limit: int | None) -> tuple[str, str]:
-    pattern = reverse("web:pair", args=[slug, _ID])
+    pattern = reverse("web:pair", args=[slug, STAND_IN_ID])
     label = ""
     if main_index is not None and 0 <= main_index < len(standings.columns):
         label = _text(standings.columns[main_index][1])
@@ -78,7 +85,7 @@ def _build(standings: Standings, slug: str, main_index: int | None, highlight: i
     for row in rows:
         name = _text(row.name)
         club = f'<span class="club">{_text(row.club)}</span>' if row.club else ""
-        link = pattern.replace(str(_ID), str(row.entry.id)) if row.entry else None
+        link = with_id(pattern, row.entry.id) if row.entry else None
         mark = bool(highlight and row.entry and row.entry.id == highlight)
         main = ""
         if main_index is not None:

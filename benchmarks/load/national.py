@@ -38,6 +38,13 @@ PAGES: tuple[tuple[str, float, float], ...] = (("standings", 0.4, 5.0), ("board"
 #: A large event's standings page polls a second part: the whole table (``standings/table/``), once a minute
 #: (templates/public/standings.html; the live part above shows the top of it: web.views.public.LIVE_ALL_UPTO).
 WHOLE_TABLE_POLL = 60.0
+#: The rows above which the standings page has its whole table apart (web.views.public.LIVE_ALL_UPTO; a test
+#: holds the two equal): two pairs a table.
+LIVE_ALL_UPTO = 60
+
+
+def has_whole_table(tables: int) -> bool:
+    return tables * 2 > LIVE_ALL_UPTO
 TABLET_POLL = 10.0  # static/js/tablet.js: setInterval(tick, 10000)
 HAND_GAP = (60.0, 120.0)
 DWELL = 180.0  # mean seconds a viewer stays on one page before moving to another
@@ -296,7 +303,10 @@ class Viewer:
     async def act_whole(self, pool: Pool, recorder: Recorder, planned: float) -> None:
         """The standings page's second part, the whole table, polled once a minute while the phone is on the
         standings (one request out at a time, like the live part; a phone on another page sends nothing)."""
-        if self.kind != "standings" or not self.loaded or self.whole_busy:
+        if self.kind != "standings" or not self.loaded:
+            return
+        if self.whole_busy:  # planned, never sent (counted as the live part's are)
+            recorder.plan("viewer", "whole table (not sent: the last still out)", planned)
             return
         self.whole_busy = True
         try:

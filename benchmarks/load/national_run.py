@@ -37,7 +37,16 @@ import httpx
 from . import checks, procstat
 from .actors import Ledger
 from .client import Recorder as SetupRecorder
-from .national import Freshness, Probe, Scorer, Viewer, intended_rates, page_chooser, plan_day
+from .national import (
+    Freshness,
+    Probe,
+    Scorer,
+    Viewer,
+    has_whole_table,
+    intended_rates,
+    page_chooser,
+    plan_day,
+)
 from .openloop import Plan, Pool, Recorder, drive
 from .setup import create_event
 from .stack import HOST, Stack, sigterm_as_exit
@@ -174,8 +183,7 @@ async def national_day(stack: Stack, args: argparse.Namespace, base_url: str) ->
         viewers = [Viewer(v, page_chooser(event.slug, 1, boards), seed=args.seed * 100000 + v)
                    for v in range(args.viewers)]
         plan = Plan()
-        # a large event's standings page polls its whole table too (web.views.public.LIVE_ALL_UPTO: 60 rows)
-        whole_table = args.tables * 2 > 60
+        whole_table = has_whole_table(args.tables)  # a large event's standings page polls its whole table too
         streams = plan_day(plan, scorers, viewers, rng=rng, viewers_arrive_over=max(1.0, args.warmup * 0.75),
                            whole_table=whole_table)
         tasks: set[asyncio.Task[None]] = set()
@@ -265,7 +273,7 @@ def figures(day: dict[str, Any], args: argparse.Namespace, found: list[checks.Ch
         "warmup_s": args.warmup, "window_s": wall, "viewers_through": through,
         "gunicorn": f"{args.web_workers} workers x {args.web_threads} threads",
         "worker_concurrency": args.worker_concurrency,
-        "intended_rates_expected": intended_rates(args.tables, args.viewers, whole_table=args.tables * 2 > 60),
+        "intended_rates_expected": intended_rates(args.tables, args.viewers, whole_table=has_whole_table(args.tables)),
         "classes": {k: v.summary(wall) for k, v in sorted(rec.classes.items())},
         "operations": {k: v.summary(wall) for k, v in sorted(rec.ops.items())},
         "cpu_share_of_machine": shares, "cpu_cores_used": {n: s / wall for n, s in m["cpu"].items()},

@@ -18,6 +18,28 @@
     el.classList.toggle("offline", !!offline);
   }
 
+  // A standings row a reader opened (<details>, keyed by its pair's link) stays open when the part is
+  // replaced by a newer one.
+  function rowKey(details) {
+    var link = details.querySelector(".row-link a");
+    return link ? link.getAttribute("href") : null;
+  }
+
+  function openRows(el) {
+    var keys = {};
+    el.querySelectorAll("details[open]").forEach(function (d) {
+      var key = rowKey(d);
+      if (key) keys[key] = true;
+    });
+    return keys;
+  }
+
+  function reopen(el, keys) {
+    el.querySelectorAll("details").forEach(function (d) {
+      if (keys[rowKey(d)]) d.open = true;
+    });
+  }
+
   function poll(el) {
     var seconds = parseFloat(el.getAttribute("data-poll-seconds") || "5");
     var now = el.hasAttribute("data-poll-now");
@@ -46,7 +68,9 @@
           if (html !== last) {
             last = html;
             var focused = document.activeElement && el.contains(document.activeElement) ? document.activeElement.id : null;
+            var opened = openRows(el);
             el.innerHTML = html;
+            reopen(el, opened);
             if (focused && document.getElementById(focused)) document.getElementById(focused).focus();
             applyFilters();
           }

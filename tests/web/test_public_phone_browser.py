@@ -211,10 +211,28 @@ def test_a_large_events_standings_fit_and_poll_the_whole_table(browser, live_ser
             assert page.locator("#live table.standings tbody tr").count() == 5
             assert page.locator("#whole table.standings tbody tr").count() == 16
         look(page, "standings-large", width)
+        # a reader opens a row of the whole table; a newer table then arrives: the row stays open
+        opened = page.locator("#whole-rows > li").nth(10).locator("details") if width < 768 else None
+        if opened is not None:
+            opened.locator("summary").click()
+        from tournaments.models import StandingsSnapshot
+
+        last = StandingsSnapshot.objects.filter(tournament=t).latest("created_at")
+        rows = [{**row, "played": row.get("played", 1) + 1} for row in last.rows]
+        StandingsSnapshot.objects.create(tournament=t, after_round=1, source_hash="newer", rows=rows,
+                                         clubs=last.clubs)
         with page.expect_response(lambda r: r.url.endswith("/standings/table/")) as answer:
             page.clock.run_for(61_000)
         assert answer.value.status == 200
+        first_played = page.locator("#whole table.standings tbody tr").first.locator("td").nth(1)
+        for _ in range(50):  # the newer table is in (P went from 1 to 2)
+            if first_played.inner_text().strip() == "2":
+                break
+            page.wait_for_timeout(100)
+        assert first_played.inner_text().strip() == "2"
         assert page.locator("#whole-caption").count() == 1  # the polled table replaced itself, ids once
+        if opened is not None:
+            assert page.locator("#whole-rows > li").nth(10).locator("details").get_attribute("open") is not None
         page.click("a[href='#whole']")
         assert page.locator("#whole-h").is_visible()
         assert not errors, errors

@@ -91,3 +91,65 @@ def test_a_small_event_keeps_its_whole_live_table(big, monkeypatch):
     assert rows_in(live, "rank-rows") == 10
     assert "The top" not in live and "more board" not in live
     assert 'id="whole"' not in get("standings", big.slug)
+
+
+def test_when_no_leader_is_at_a_table_the_boards_in_play_are_still_counted(big):
+    """The top pairs' boards are all decided: the panel says how many boards are in play, never "No board
+    in play"."""
+    from tournaments.models import Entry
+    from tournaments.selectors import standings
+
+    leaders = [row.entry.id for row in standings(big).rows[:3]]
+    Board.objects.filter(round__tournament=big, round__number=2).filter(
+        models_q(leaders)).update(decided=True, all_confirmed=True, winner=0)
+    live = get("standings_live", big.slug)
+    in_play = sum(1 for b in Board.objects.filter(round__tournament=big, round__number=2) if b.status != "done")
+    assert in_play and "No board in play." not in live
+    assert f"None of the top 3 is at a table now; {in_play} board" in live
+    assert Entry.objects.filter(pk__in=leaders).count() == 3
+
+
+def models_q(leaders):
+    from django.db.models import Q
+
+    return Q(pair_a_id__in=leaders) | Q(pair_b_id__in=leaders)
+
+
+def test_a_tie_across_the_cut_is_kept_whole(big):
+    from tournaments.models import StandingsSnapshot
+
+    snapshot = StandingsSnapshot.objects.filter(tournament=big).latest("created_at")
+    rows = snapshot.rows
+    for row in rows[2:5]:  # places 3, 4 and 5 tied: the top 3 become the top 5
+        row.update(rank=3, tied=True, **{k: rows[2][k] for k in ("match_points", "played") if k in rows[2]})
+    StandingsSnapshot.objects.filter(pk=snapshot.pk).update(rows=rows)
+    live = get("standings_live", big.slug)
+    assert rows_in(live, "rank-rows") == 5 and "The top 5 of 10 pairs." in live
+
+
+def test_final_results_are_never_bounded(big):
+    from tournaments.models import Tournament
+    from tournaments.selectors import latest_snapshot
+    from django.utils import timezone
+
+    from tournaments.selectors.final import final_results_data
+
+    big.status, big.final_results = Tournament.Status.FINISHED, final_results_data(
+        big, latest_snapshot(big), finished_at=timezone.now())
+    big.save()
+    page = get("standings", big.slug)
+    assert rows_in(page, "rank-rows") == 10
+    assert 'id="whole"' not in page and "every minute" not in page and "The top" not in page
+
+
+def test_links_stay_right_when_the_slug_holds_the_stand_in_digits(big):
+    from web.standings_rows import STAND_IN_ID
+
+    slug = f"cup-{STAND_IN_ID}-3"
+    type(big).objects.filter(pk=big.pk).update(slug=slug)
+    entry = big.entries.order_by("seed").first()
+    board = Board.objects.filter(round__tournament=big, round__number=2).order_by("table").first()
+    table = get("standings_table", slug)
+    assert f'href="/t/{slug}/pairs/{entry.id}/"' in table
+    pairings = get("pairings", slug, 2)
+    assert f'href="/t/{slug}/boards/{board.id}/"' in pairings and f'href="/t/{slug}/pairs/{entry.id}/"' in pairings

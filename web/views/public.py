@@ -88,15 +88,19 @@ LIVE_TOP = 20
 
 
 def _bound_live(ctx: dict[str, Any]) -> None:
-    """The top of a large table and the boards its pairs play, with how many boards are left out."""
+    """The top of a large table (a tie across the cut is kept whole) and the boards its pairs play, with how
+    many boards are left out. Final results are never bounded: nothing polls them."""
     rows = ctx["standings"].rows
     ctx["rows_total"] = len(rows)
-    if len(rows) <= LIVE_ALL_UPTO:
+    if len(rows) <= LIVE_ALL_UPTO or ctx["final"]:
         return
-    ctx["rows_limit"] = LIVE_TOP
-    leaders = {row.entry.id for row in rows[:LIVE_TOP] if row.entry}
+    limit = LIVE_TOP
+    while limit < len(rows) and rows[limit].rank == rows[limit - 1].rank:
+        limit += 1  # "20=" and "20=": both or neither
+    ctx["rows_limit"] = limit
+    leaders = {row.entry.id for row in rows[:limit] if row.entry}
     boards = ctx["live_boards"]
-    shown = [b for b in boards if b.board.pair_a_id in leaders or b.board.pair_b_id in leaders][:LIVE_TOP]
+    shown = [b for b in boards if b.board.pair_a_id in leaders or b.board.pair_b_id in leaders][:limit]
     ctx["live_boards"], ctx["live_more"] = shown, len(boards) - len(shown)
 
 

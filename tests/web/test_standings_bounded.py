@@ -128,10 +128,10 @@ def test_a_tie_across_the_cut_is_kept_whole(big):
 
 
 def test_final_results_are_never_bounded(big):
-    from tournaments.models import Tournament
-    from tournaments.selectors import latest_snapshot
     from django.utils import timezone
 
+    from tournaments.models import Tournament
+    from tournaments.selectors import latest_snapshot
     from tournaments.selectors.final import final_results_data
 
     big.status, big.final_results = Tournament.Status.FINISHED, final_results_data(

@@ -106,7 +106,14 @@ def include_once(context: template.Context, template_name: str, *key: object) ->
     from tournaments.selectors.memo import remembered
 
     included = context.template.engine.get_template(template_name)
-    return mark_safe(remembered(("include_once", template_name, *key), lambda: included.render(context)))  # noqa: S308
+
+    def render() -> str:
+        with context.push():  # as {% include %}: what the template sets stays inside it
+            return included.render(context)
+
+    # the key must name every input the rows depend on besides the event (the round, the search)
+    slug = getattr(context.get("tournament"), "slug", "")
+    return mark_safe(remembered(("include_once", template_name, slug, *key), render))  # noqa: S308
 
 
 @register.filter

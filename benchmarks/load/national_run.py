@@ -86,11 +86,10 @@ def start_front(stack: Stack, publish_root: Path) -> tuple[Any, str] | None:
 
         def write_config(self) -> Path:
             path = super().write_config()
-            plain = f"reverse_proxy {self.upstream}\n"
+            block = f"reverse_proxy {self.upstream} {{\n"
             text = path.read_text()
-            assert plain in text, "publishing.caddy's Caddyfile changed: adapt benchmarks/load/national_run.py"
-            path.write_text(text.replace(plain, f"reverse_proxy {self.upstream} {{\n\t\t\theader_up "
-                                                "X-Forwarded-Proto https\n\t\t}\n"))
+            assert block in text, "publishing.caddy's Caddyfile changed: adapt benchmarks/load/national_run.py"
+            path.write_text(text.replace(block, block + "\t\t\theader_up X-Forwarded-Proto https\n"))
             return path
 
     if caddy_binary() is None:

@@ -56,6 +56,9 @@ def test_help_calls_and_disputes_make_a_sound_and_raise_a_notification_in_the_co
         page.fill("#id_password", "pw-watch-1")
         page.click("form.stack button[type=submit]")
         button = page.locator("#alerts-on")
+        # The login redirects to the console, whose script then unhides the control: wait for both rather
+        # than look once (under CI's load the look came before the script ran).
+        button.wait_for(state="visible", timeout=15_000)
         assert button.is_visible()  # the visible button that allows notifications (and sound)
         button.click()
         wait_until(page, "window.Notification.permission === 'granted'")

@@ -151,14 +151,19 @@ def test_the_pool_keeps_connections_and_reads_lengths_chunks_and_closes():
 
 
 def test_the_viewers_poll_at_the_pages_own_intervals():
-    """The load model reads what the templates say: change a page's data-poll-seconds and this fails."""
+    """The load model polls as a large event's pages do: change a page's interval and this fails."""
+    from web.views import public
+
     templates = ROOT / "templates" / "public"
     for page, _, seconds in national.PAGES:
+        assert public.POLL_SECONDS[page][1] == seconds, page  # the national day is a large event
+        assert public.poll_seconds(page, pairs=1000) == seconds
         text = (templates / f"{page}.html").read_text()
-        found = re.findall(r'data-poll-seconds="\{% if [^%]+%\}0\{% else %\}(\d+)\{% endif %\}"', text)
+        found = re.findall(r'data-poll-seconds="\{% if [^%]+%\}0\{% else %\}\{\{ (\w+) \}\}\{% endif %\}"', text)
         # the standings page of a large event polls its whole table too (a part of its own, once a minute)
-        extra = [str(int(national.WHOLE_TABLE_POLL))] if page == "standings" else []
-        assert found == [str(int(seconds)), *extra], (page, found)
+        extra = ["whole_poll_seconds"] if page == "standings" else []
+        assert found == ["poll_seconds", *extra], (page, found)
+    assert national.WHOLE_TABLE_POLL == public.WHOLE_TABLE_POLL
     assert sum(share for _, share, _ in national.PAGES) == pytest.approx(1.0)
     assert "setInterval(tick, 10000)" in (ROOT / "static" / "js" / "tablet.js").read_text()
     assert national.TABLET_POLL == 10.0

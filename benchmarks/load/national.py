@@ -8,7 +8,7 @@
   again. Hands come from ``scoring.simulate.simulate_game`` from the board's score and next dealer.
   429/503/5xx and transport failures are sent again with the same ``Idempotency-Key`` (as the queue does).
 * ``Viewer``: a phone on one public page, polling its live fragment at the page's own interval
-  (``data-poll-seconds`` in templates/public/: standings 5 s, a board 8 s, pairings 10 s; ``live.js``
+  (``data-poll-seconds``, a large event's: standings 15 s, a board 10 s, pairings 20 s; ``live.js``
   revalidates with ``If-None-Match``), now and then moving to another page (a full page load).
 * ``Probe``: the freshness sample. When a tablet's confirmation completes a decided board, the time of that
   answer is noted with the two pairs' standings rows as last published; the probe reads the published
@@ -33,8 +33,9 @@ from scoring.simulate import simulate_game
 from .actors import Ack, Ledger
 from .openloop import Answer, Plan, Pool, Recorder, timed
 
-#: (page, share of viewers, poll seconds): templates/public/*.html's data-poll-seconds (tests check them).
-PAGES: tuple[tuple[str, float, float], ...] = (("standings", 0.4, 5.0), ("board", 0.3, 8.0), ("pairings", 0.3, 10.0))
+#: (page, share of viewers, poll seconds): a large event's data-poll-seconds (web.views.public.POLL_SECONDS, the
+#: second of each pair; a test holds them equal).
+PAGES: tuple[tuple[str, float, float], ...] = (("standings", 0.4, 15.0), ("board", 0.3, 10.0), ("pairings", 0.3, 20.0))
 #: A large event's standings page polls a second part: the whole table (``standings/table/``), once a minute
 #: (templates/public/standings.html; the live part above shows the top of it: web.views.public.LIVE_ALL_UPTO).
 WHOLE_TABLE_POLL = 60.0

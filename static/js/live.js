@@ -74,7 +74,7 @@
             if (focused && document.getElementById(focused)) document.getElementById(focused).focus();
             applyFilters();
           }
-          note("Updated " + new Date().toLocaleTimeString() + ". This page updates itself every few seconds.", false);
+          note("Updated " + new Date().toLocaleTimeString() + ". This page updates itself every " + seconds + " seconds.", false);
           schedule();
         })
         .catch(function () {

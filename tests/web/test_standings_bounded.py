@@ -153,3 +153,28 @@ def test_links_stay_right_when_the_slug_holds_the_stand_in_digits(big):
     assert f'href="/t/{slug}/pairs/{entry.id}/"' in table
     pairings = get("pairings", slug, 2)
     assert f'href="/t/{slug}/boards/{board.id}/"' in pairings and f'href="/t/{slug}/pairs/{entry.id}/"' in pairings
+
+
+def poll_of(html, url):
+    match = re.search(rf'data-poll-url="{re.escape(url)}"[^>]*?data-poll-seconds="(\d+)"', html)
+    assert match, url
+    return int(match.group(1))
+
+
+def test_a_large_event_s_phones_poll_less_often(big):
+    """Above LIVE_ALL_UPTO pairs the standings' live part polls every 15 s (5 s for a small event) and the
+    pairings every 20 s (10 s); a scorecard every 10 s at any size; the note under the part says how often."""
+    live, pairings = reverse("web:standings_live", args=[big.slug]), reverse("web:pairings_live", args=[big.slug, 2])
+    board = Board.objects.filter(round__tournament=big, round__number=2).order_by("table").first()
+    page = get("standings", big.slug)
+    assert poll_of(page, live) == 15 and "updates itself every 15 seconds" in page
+    assert poll_of(get("pairings", big.slug, 2), pairings) == 20
+    assert poll_of(get("board", big.slug, board.id), reverse("web:board_live", args=[big.slug, board.id])) == 10
+
+
+def test_a_small_event_s_phones_poll_every_few_seconds(big, monkeypatch):
+    monkeypatch.setattr(public, "LIVE_ALL_UPTO", 60)
+    page = get("standings", big.slug)
+    assert poll_of(page, reverse("web:standings_live", args=[big.slug])) == 5
+    assert "updates itself every 5 seconds" in page
+    assert poll_of(get("pairings", big.slug, 2), reverse("web:pairings_live", args=[big.slug, 2])) == 10

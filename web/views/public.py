@@ -86,6 +86,22 @@ def tournament_home(request: HttpRequest, slug: str) -> HttpResponse:
 LIVE_ALL_UPTO = 60
 LIVE_TOP = 20
 
+#: How often a phone polls a page's live part, in seconds: (an event of up to ``LIVE_ALL_UPTO`` pairs, a larger
+#: one). A large event's phones poll less often: at a national day's 10,000 phones the polls at 5 s (standings)
+#: and 10 s (pairings) asked the box for about 1,650 reads a second, more than half of its two cores with
+#: Caddy's and the phones' own share (docs/operations.md, "The national day"); at 15 s and 20 s a result still
+#: reaches a phone within a poll of its publication, and a large event's pages are bounded besides. A board's
+#: scorecard changes once a hand (every minute or two) and polls as the tablets do, every 10 s; the whole
+#: table of a large event once a minute (``WHOLE_TABLE_POLL``).
+POLL_SECONDS = {"standings": (5, 15), "pairings": (10, 20), "board": (10, 10)}
+WHOLE_TABLE_POLL = 60
+
+
+def poll_seconds(page: str, *, pairs: int) -> int:
+    """The live part's poll interval of ``page`` for an event of ``pairs`` pairs (``POLL_SECONDS``)."""
+    small, large = POLL_SECONDS[page]
+    return large if pairs > LIVE_ALL_UPTO else small
+
 
 def _bound_live(ctx: dict[str, Any]) -> None:
     """The top of a large table (a tie across the cut is kept whole) and the boards its pairs play, with how
@@ -134,6 +150,8 @@ def _standings_context(request: HttpRequest, slug: str) -> dict[str, Any]:
     )
     _standings_words(ctx)
     _bound_live(ctx)
+    ctx["poll_seconds"] = poll_seconds("standings", pairs=ctx["rows_total"])
+    ctx["whole_poll_seconds"] = WHOLE_TABLE_POLL
     ctx["share_text"] = public_words.standings_text(tournament, ctx["standings"], ctx["caption"], ctx["updated_at"])
     if ctx["club_teams"]:
         matches = presenters.team_matches(current, boards) if current and not ctx["finished"] else []
@@ -191,6 +209,7 @@ def _pairings_context(request: HttpRequest, slug: str, number: int) -> dict[str,
     boards = selectors.round_boards(round_)
     shown = presenters.search_boards(boards, query)
     ctx.update(round=round_, query=query, boards=shown, total=len(boards), nav="pairings",
+               poll_seconds=poll_seconds("pairings", pairs=sum(1 + (b.pair_b is not None) for b in boards)),
                clock=None if ctx["final"] else presenters.clock_view(round_),
                round_state=public_words.round_state(round_),
                seats=public_words.seats_by_name(shown),
@@ -227,6 +246,7 @@ def _board_context(request: HttpRequest, slug: str, board_id: int) -> dict[str, 
     board = selectors.public_board(ctx["tournament"], board_id)
     summary = selectors.board_summary(board)
     ctx.update(board=board, summary=summary, games=board_scorecard(board), nav="rounds",
+               poll_seconds=poll_seconds("board", pairs=0),  # the same at any size: no count to read
                team_match=board.team_match, result=public_words.board_result(summary))
     return ctx
 

@@ -16,8 +16,8 @@ never renders inside a change's render: a change (``publish.publish_event``) onl
 * **One pass in flight.** A pass is named by a token; a slice whose token is not the current pass's stops.
   A change during a pass marks the event dirty: when the pass ends, exactly one more is queued.
 * **Pace.** A pass starts no sooner than ``PUBLISH_RESULTS_SECONDS`` after the last one started, and no
-  sooner than ``PACE`` (2) times the last one's rendering time after it ended: results take at most about a
-  third of one worker process, and a pair page shows a result within about four times a pass's work.
+  sooner than ``PUBLISH_RESULTS_PACE`` (4) times the last one's rendering time after it ended: results take at
+  most about a fifth of one worker process, and a pair page shows a result within about six times a pass's work.
 * A pass whose fingerprint (read when it starts) equals the stored one renders nothing, unless forced (a full
   render), and the next look waits the interval (hands in mid-game alone ask for a pass every second). A pass or a queued start left without its task (a lost message, a worker killed) is taken as
   abandoned after ``STALE_SECONDS`` without news; the next request or the beat's sweep starts another.
@@ -47,8 +47,11 @@ from . import files, pages
 
 log = logging.getLogger(__name__)
 
-#: A pass starts no sooner than PACE times the last pass's rendering time after it ended.
-PACE = 2.0
+#: A pass starts no sooner than ``pace()`` times the last pass's rendering time after it ended: results take
+#: at most 1 / (1 + pace) of one worker process. 4 (a fifth) since the national day of 2026-12-04, where the
+#: results at a third of the publisher (2) were the largest share of its CPU on a saturated box: a pair page
+#: (which no phone polls) then shows a result within about 6W (about 2 minutes at 1,000 pairs, W 20 s).
+PACE = 4.0
 #: At most this many pages in one slice (the time budget usually ends it first).
 SLICE_PAGES = 400
 #: A pass or a queued start without news for this long is taken as lost.
@@ -64,6 +67,10 @@ def slice_seconds() -> float:
 
 def interval() -> float:
     return float(getattr(settings, "PUBLISH_RESULTS_SECONDS", 10))
+
+
+def pace() -> float:
+    return float(getattr(settings, "PUBLISH_RESULTS_PACE", PACE))
 
 
 # ---- records and locks ------------------------------------------------------------------------------------
@@ -109,9 +116,9 @@ def forget(slug: str) -> None:
 
 def due_at(state: dict[str, Any]) -> float:
     """When the next pass may start: the interval after the last start (or the last look that found nothing
-    moved), PACE x the last pass's work after its end."""
+    moved), ``pace()`` x the last pass's work after its end."""
     return max(max(float(state.get("started_at", 0)), float(state.get("checked_at", 0))) + interval(),
-               float(state.get("ended_at", 0)) + PACE * float(state.get("duration", 0)))
+               float(state.get("ended_at", 0)) + pace() * float(state.get("duration", 0)))
 
 
 def _busy(state: dict[str, Any], now: float) -> bool:

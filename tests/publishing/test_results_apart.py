@@ -148,13 +148,16 @@ def test_a_pass_with_nothing_moved_renders_nothing(event: Any, publish_root: Pat
 def test_passes_are_paced_by_the_interval_and_by_their_own_work(event: Any, settings: Any) -> None:
     tournament, _round, _boards, _entries = event
     settings.PUBLISH_RESULTS_SECONDS = 10
-    assert results.due_at({"started_at": 100, "ended_at": 103, "duration": 2}) == 110  # the interval rules
-    assert results.due_at({"started_at": 100, "ended_at": 130, "duration": 30}) == 190  # 2 x its work rules
+    assert results.due_at({"started_at": 100, "ended_at": 102, "duration": 1}) == 110  # the interval rules
+    assert results.due_at({"started_at": 100, "ended_at": 130, "duration": 30}) == 250  # 4 x its work rules
+    settings.PUBLISH_RESULTS_PACE = 2
+    assert results.due_at({"started_at": 100, "ended_at": 130, "duration": 30}) == 190  # the setting's pace
+    settings.PUBLISH_RESULTS_PACE = 4
     now = time.time()
     results._save(tournament.slug, {"fp": "x", "started_at": now - 40, "ended_at": now - 5, "duration": 20})
     queue = Queue()
     assert results.request(tournament.pk, tournament.slug, queue, now=now) == "scheduled"
-    assert queue.sent[-1][2] == pytest.approx(35)  # ended 5 s ago, worked 20 s: starts 40 s after its end
+    assert queue.sent[-1][2] == pytest.approx(75)  # ended 5 s ago, worked 20 s: starts 80 s after its end
     assert results.request(tournament.pk, tournament.slug, queue, now=now + 1) == "queued"
     assert len(queue.sent) == 1  # one start queued, however many changes ask
     # a look that found nothing moved: the next one waits the interval (not one a second while hands go in)

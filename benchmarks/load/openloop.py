@@ -218,7 +218,8 @@ class Pool:
             for attempt in (0, 1):
                 if conn is None:
                     try:
-                        conn = await asyncio.wait_for(asyncio.open_connection(self.host, self.port), self.timeout)
+                        async with asyncio.timeout(self.timeout):
+                            conn = await asyncio.open_connection(self.host, self.port)
                     except OSError as exc:  # TimeoutError included
                         raise HttpError(f"connect: {type(exc).__name__}") from exc
                     self.open += 1
@@ -228,7 +229,8 @@ class Pool:
                 reader, writer = conn
                 try:
                     writer.write(raw)
-                    answer, keep = await asyncio.wait_for(self._read(reader, method), self.timeout)
+                    async with asyncio.timeout(self.timeout):  # no task of its own, unlike wait_for
+                        answer, keep = await self._read(reader, method)
                 except TimeoutError as exc:
                     self._drop(writer)
                     raise HttpError("timeout") from exc

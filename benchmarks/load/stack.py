@@ -347,9 +347,10 @@ class Stack:
         response = httpx.get(f"{self.base_url}/healthz", timeout=2)
         return response.status_code == 200
 
-    def _celery_worker(self, queue: str, concurrency: int, hostname: str, log: str) -> subprocess.Popen[bytes]:
+    def _celery_worker(self, queue: str, concurrency: int, hostname: str, log: str,
+                       nice: int = 0) -> subprocess.Popen[bytes]:
         process = self._spawn(
-            [str(VENV_BIN / "celery"), "--app", "config.celery:app", "worker", "--loglevel", "INFO",
+            ["nice", "-n", str(nice), str(VENV_BIN / "celery"), "--app", "config.celery:app", "worker", "--loglevel", "INFO",
              "--queues", queue, "--concurrency", str(concurrency), "--without-gossip", "--without-mingle",
              "--hostname", hostname], log)
         try:
@@ -370,9 +371,10 @@ class Stack:
         """The worker of the "publish" queue (the published results' renders, the publishing sweep)."""
         with self._lock:
             self._publisher_logs += 1
+            # at nice 10, as docker/compose.yml runs it: the renders take the CPU that web and Caddy leave
             self.publisher = self._celery_worker(
                 "publish", self.publish_concurrency or self.worker_concurrency, f"publish{self._publisher_logs}@%h",
-                f"publisher-{self._publisher_logs}.log")
+                f"publisher-{self._publisher_logs}.log", nice=10)
 
     @property
     def publisher_log(self) -> Path:

@@ -148,7 +148,7 @@ class CurrentBoardView(APIView):
         if etag_matches(request.META.get("HTTP_IF_NONE_MATCH", ""), etag):
             response: HttpResponse | Response = HttpResponse(status=304)
         else:
-            response = Response(board_state(board))
+            response = Response(board_state(board, reread=False))  # the row the tag was made of
         response["ETag"] = etag
         response["Cache-Control"] = "private, no-cache"
         response["Vary"] = "Authorization"

@@ -18,11 +18,15 @@ def live_round(*, tournament: Tournament) -> Round | None:
 
 
 def board_for_table(*, tournament: Tournament, table: int) -> Board | None:
-    """The board at ``table`` in the tournament's live round (published or in play), or None."""
-    return (
+    """The board at ``table`` in the tournament's live round (published or in play), or None; its round is
+    read with it and the round's tournament is ``tournament`` (no query for ``board.round.tournament``)."""
+    board = (
         Board.objects.filter(round__tournament=tournament, round__status__in=RoundQuerySet.LIVE_STATUSES, table=table)
         .select_related("round").order_by("-round__number").first()
     )
+    if board is not None:
+        board.round.tournament = tournament
+    return board
 
 
 def _pair(entry: Entry | None, side: int, number: int) -> dict[str, Any] | None:
@@ -59,8 +63,11 @@ def hand_data(hand: Hand) -> dict[str, Any]:
 BOARD_STATE_SHAPE = "1"
 
 
-def board_state(board: Board) -> dict[str, Any]:
+def board_state(board: Board, *, reread: bool = True) -> dict[str, Any]:
     """The board as the tablet reads it; also the ``current`` of every 409 and 412 about it.
+
+    ``reread=False``: ``board`` was read just now with its round and the round's tournament
+    (``board_for_table``), and its row is used as it is instead of being read again.
 
     Keys: ``board`` (id), ``tournament`` (slug), ``round`` / ``round_status``, ``table``, ``status``
     (disputed, forfeited, awaiting_confirmation, in_play, waiting, done), ``clock`` (the round clock:
@@ -75,13 +82,17 @@ def board_state(board: Board) -> dict[str, Any]:
     ``can_undo`` / ``undo_reason``: whether the tablet's undo of ``last_hand_id`` would be taken, and if not,
     a sentence saying why (``undo_check``: the same rules as ``services.hands.hand_undo``).
     """
-    board = (
-        Board.objects.select_related(
-            "round__tournament", "team_match",
-            "pair_a__pair__player_1", "pair_a__pair__player_2", "pair_a__pair__club",
-            "pair_b__pair__player_1", "pair_b__pair__player_2", "pair_b__pair__club",
-        ).get(pk=board.pk)
-    )
+    # Two queries, not one join of thirteen tables: PostgreSQL plans a join of more than ``geqo_threshold``
+    # (12) relations with its genetic search, which cost more CPU than running the query (about 5 ms of a
+    # 7 ms read at 1,000 pairs, benchmarks/tablet_profile.py).
+    if reread:
+        board = Board.objects.select_related("round__tournament", "team_match").get(pk=board.pk)
+    entries = Entry.objects.select_related("pair__player_1", "pair__player_2", "pair__club").in_bulk(
+        [pk for pk in (board.pair_a_id, board.pair_b_id) if pk is not None])
+    if board.pair_a_id is not None:
+        board.pair_a = entries[board.pair_a_id]
+    if board.pair_b_id is not None:
+        board.pair_b = entries[board.pair_b_id]
     round_ = board.round
     games = list(Game.objects.filter(board=board).exclude(status=Game.Status.VOIDED).order_by("number"))
     words: dict[int, list[dict[str, Any]]] = {}

@@ -263,7 +263,8 @@ def hand_preview(
     Returns ``{"game_number", "hand_number", "dealer", "score_before", "result", "ends_game"}``
     (``result`` is the engine's hand result: trump, events, score, winner, next_dealer).
     """
-    board = Board.objects.select_related("round").get(pk=board.pk)
+    if not Board.round.is_cached(board):  # a dry run: the caller's row read with its round will do
+        board = Board.objects.select_related("round").get(pk=board.pk)
     check_device(board, device, tournament_id=board.round.tournament_id)
     games = Game.objects.exclude(status=Game.Status.VOIDED).filter(board=board).order_by("-number")
     game = games.filter(number=game_number).first() if game_number is not None else games.first()

@@ -188,13 +188,15 @@ def snapshot_rows(pairs: Standings, clubs: Standings, club_of: Mapping[int, int 
 
 
 @transaction.atomic
-def tournament_standings_recompute(*, tournament_id: int) -> bool:
+def tournament_standings_recompute(*, tournament_id: int, nowait: bool = False) -> bool:
     """Recompute the tournament's standings from confirmed games; True when a new snapshot was stored.
 
-    Locks the tournament row (one recomputation per tournament at a time). A constant number of
-    queries whatever the number of pairs; the same input as the latest snapshot stores nothing.
+    Locks the tournament row (one recomputation per tournament at a time); with ``nowait`` a row another
+    transaction holds raises OperationalError at once instead of waiting (PostgreSQL; SQLite has no row
+    locks). A constant number of queries whatever the number of pairs; the same input as the latest snapshot
+    stores nothing.
     """
-    tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+    tournament = Tournament.objects.select_for_update(nowait=nowait).filter(pk=tournament_id).first()
     if tournament is None:
         return False
     data = standings_input(tournament)

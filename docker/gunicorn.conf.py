@@ -19,8 +19,11 @@ threads = int(os.environ.get("GUNICORN_THREADS", "4"))  # benchmarks/api.py: p99
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 graceful_timeout = 20
 keepalive = 5  # Caddy closes its idle connections to us after 4 s (docker/Caddyfile): keep this above it
-max_requests = 2000
-max_requests_jitter = 200
+# A worker is replaced after this many requests (a guard against a slow leak). It was 2,000: at a national day's
+# 64 tablet requests a second on 3 workers that replaced each worker every 95 s, and a new worker imports
+# Django and opens its connections (about a second of CPU) while the others queue its share: the tablets' p99.
+max_requests = 50000
+max_requests_jitter = 5000
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "*")  # only Caddy reaches the container
 control_socket_disable = True  # gunicorn >= 25 would open one in $HOME; not needed in a container
 accesslog = "-"

@@ -112,4 +112,8 @@ def cached_public(view: Callable[..., Any], tier: str) -> Callable[..., Any]:
 def board_etag(board: Any) -> str:
     """The ETag of the tablet's board state without building it: a weak tag of the board's version
     (``tournaments.selectors.fingerprint.board_version``: the board and round rows already read, one query)."""
-    return f'W/"b{board.pk}-{board_version(board)}"'
+    return board_tag(board.pk, board_version(board))
+
+
+def board_tag(board_id: int, version: str) -> str:
+    return f'W/"b{board_id}-{version}"'

@@ -161,19 +161,31 @@ def board_version(board: Board) -> str:
     down itself from the read that gave them (a 304 keeps that read). Player and club renames are not seen
     until the board next changes.
     """
-    from django.db import connection
-
-    from tournaments.selectors.tablet import BOARD_STATE_SHAPE
-
     round_ = board.round
     own = [getattr(board, f.attname) for f in Board._meta.concrete_fields]
+    row = board_version_row(board.pk, board.team_match_id, board.pair_a_id, board.pair_b_id)
+    return version_digest(own, (round_.pk, round_.number, round_.status, round_.ends_at, round_.closed_at), row)
+
+
+def board_version_row(board_id: int, team_match_id: int | None, pair_a_id: int | None,
+                      pair_b_id: int | None) -> tuple[Any, ...]:
+    """The figures of the board's hands, games, confirmations, substitutes and team match (one query)."""
+    from django.db import connection
+
     params: list[Any] = [
-        *([board.team_match_id] if board.team_match_id is not None else []),
-        Hand.Status.ACTIVE, board.pk, Game.Status.FINISHED, board.pk, Game.Status.VOIDED, board.pk,
-        board.pair_a_id, board.pair_b_id,
+        *([team_match_id] if team_match_id is not None else []),
+        Hand.Status.ACTIVE, board_id, Game.Status.FINISHED, board_id, Game.Status.VOIDED, board_id,
+        pair_a_id, pair_b_id,
     ]
     with connection.cursor() as cursor:
-        cursor.execute(_board_version_sql(board.team_match_id is not None), params)
-        row = cursor.fetchone()
-    made_of = (BOARD_STATE_SHAPE, own, round_.pk, round_.number, round_.status, round_.ends_at, round_.closed_at, row)
+        cursor.execute(_board_version_sql(team_match_id is not None), params)
+        return tuple(cursor.fetchone())
+
+
+def version_digest(own: list[Any], round_: tuple[Any, ...], row: tuple[Any, ...]) -> str:
+    """The digest of a board's own columns (in ``Board._meta.concrete_fields`` order), its round's id, number,
+    status, end and close, and ``board_version_row``'s figures."""
+    from tournaments.selectors.tablet import BOARD_STATE_SHAPE
+
+    made_of = (BOARD_STATE_SHAPE, own, *round_, row)
     return hashlib.blake2b(repr(made_of).encode(), digest_size=12).hexdigest()

@@ -56,6 +56,12 @@ log = logging.getLogger(__name__)
 
 #: At most one render of an event per second (each page's file changes at most once a second).
 MIN_INTERVAL = 1.0
+#: The sweep renders stale boards for at most this long (it holds the event's lock, which every change's render
+#: waits for); the rest wait for the next sweep, or for their own change's message, which usually comes first.
+#: Unbounded, on the national day of 2026-12-06 a sweep re-rendered every board whose messages were still
+#: queued (1,100-1,500 pages, 13-47 s on the niced publisher), back to back, and the standings waited for it:
+#: freshness p95 26 s with a p50 of 1.4 s.
+SWEEP_BOARD_SECONDS = 2.0
 SITE_KEY = "_site"
 
 
@@ -68,6 +74,7 @@ class Outcome:
     removed: int = 0
     deferred: bool = False
     withdrawn: bool = False
+    left: int = 0  # stale board groups a sweep left for its next run (its time budget spent)
     seconds: float = 0.0
     groups: list[str] = field(default_factory=list)
 
@@ -204,12 +211,21 @@ def render_each(addresses: list[str], outcome: Outcome, live: set[str]) -> None:
         outcome.written += int(files.write(address, body))
 
 
-def render_groups(groups: list[Group], state: dict[str, Any], *, force: set[str] | None = None) -> tuple[Outcome, set[str]]:
-    """Render the groups forced (None: all) or whose fingerprint moved; record their fingerprints."""
+def render_groups(groups: list[Group], state: dict[str, Any], *, force: set[str] | None = None,
+                  board_budget: float | None = None) -> tuple[Outcome, set[str]]:
+    """Render the groups forced (None: all) or whose fingerprint moved; record their fingerprints. With
+    ``board_budget`` (seconds), board groups are rendered only until that much time has gone: the rest stay
+    stale (not recorded) for the next call."""
     stored = state.setdefault("fp", {})
     outcome, live = Outcome(), set()
+    started = time.monotonic()
     with render_memo():  # one read of the entries, boards and standings for every page of the render
         for group in groups:
+            if (board_budget is not None and group.key.startswith("board:")
+                    and time.monotonic() - started >= board_budget):
+                if group.fingerprint is None or stored.get(group.key) != group.fingerprint:
+                    outcome.left += 1
+                continue
             _render_group(group, stored, force, outcome, live)
     return outcome, live
 
@@ -399,7 +415,7 @@ def sweep(*, schedule_results: results.Schedule | None = None) -> dict[str, int]
     if not enabled():
         return {}
     published = dict(Tournament.objects.filter(published=True).values_list("slug", "id"))
-    counts = {"events": 0, "rendered": 0, "written": 0, "withdrawn": 0, "results_asked": 0}
+    counts = {"events": 0, "rendered": 0, "written": 0, "withdrawn": 0, "results_asked": 0, "boards_left": 0}
     for prefix in pages.event_prefixes("x"):
         folder = files.file_for(prefix).parent.parent  # <root>/t, <root>/api/v1/public/tournaments
         if folder.is_dir():
@@ -415,9 +431,11 @@ def sweep(*, schedule_results: results.Schedule | None = None) -> dict[str, int]
         outcome = Outcome()
         with locked(slug):
             state = load_state(slug)
-            if state.get("fp", {}).get("event") != fingerprint(slug, tier="live"):
+            # boards left stale by the last sweep's budget are looked at again even if the event has not moved
+            if state.get("fp", {}).get("event") != fingerprint(slug, tier="live") or state.get("boards_left"):
                 groups = event_groups(tournament, rounds=None, boards=None, results=False)
-                outcome, _ = render_groups(groups, state, force=set())
+                outcome, _ = render_groups(groups, state, force=set(), board_budget=SWEEP_BOARD_SECONDS)
+                state["boards_left"] = outcome.left
                 save_state(slug, state)
         if schedule_results is not None:
             counts["results_asked"] += int(results.watch(tournament_id, slug, schedule_results) is not None)
@@ -429,6 +447,7 @@ def sweep(*, schedule_results: results.Schedule | None = None) -> dict[str, int]
         if outcome.groups:
             counts["events"] += 1
         counts["rendered"] += outcome.rendered
+        counts["boards_left"] += outcome.left
         counts["written"] += outcome.written
     site = publish_site()
     counts["rendered"] += site.rendered

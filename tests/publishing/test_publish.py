@@ -159,6 +159,29 @@ def test_the_sweep_publishes_what_no_message_announced_and_withdraws_orphans(eve
     assert publish.sweep()["events"] == 0  # nothing moved since
 
 
+def test_the_sweep_renders_stale_boards_for_a_bounded_time(event: Any, publish_root: Path, monkeypatch: Any) -> None:
+    """The sweep holds the event's lock: it renders stale boards for at most SWEEP_BOARD_SECONDS and leaves the
+    rest (still stale, so counted) to its next run; the event's own pages go out all the same."""
+    from django.utils import timezone
+
+    from tournaments.models import Board
+
+    tournament, _round, boards, _entries = event
+    publish.publish_full(tournament.pk)
+    ids = [b.pk for b in boards]
+    standings_before = read(publish_root, f"/t/{tournament.slug}/standings/")
+    Board.objects.filter(pk__in=ids).update(help_called=True, updated_at=timezone.now())  # no message announced
+    monkeypatch.setattr(publish, "SWEEP_BOARD_SECONDS", 0.0)
+    counts = publish.sweep()
+    assert counts["events"] == 1 and counts["boards_left"] == len(ids)
+    assert read(publish_root, f"/t/{tournament.slug}/standings/") != standings_before  # the event's pages went out
+    assert publish.sweep()["boards_left"] == len(ids)  # still stale: the next sweep tries them again
+    monkeypatch.setattr(publish, "SWEEP_BOARD_SECONDS", 60.0)
+    counts = publish.sweep()  # the event unchanged since, the boards left are rendered
+    assert counts["boards_left"] == 0 and counts["rendered"] >= 3 * len(ids)
+    assert publish.sweep()["events"] == 0  # nothing stale left
+
+
 def test_a_page_no_longer_public_is_withdrawn_on_a_full_render(event: Any, publish_root: Path) -> None:
     tournament, _round, _boards, entries = event
     publish.publish_full(tournament.pk)

@@ -214,15 +214,16 @@ def render_each(addresses: list[str], outcome: Outcome, live: set[str]) -> None:
 def render_groups(groups: list[Group], state: dict[str, Any], *, force: set[str] | None = None,
                   board_budget: float | None = None) -> tuple[Outcome, set[str]]:
     """Render the groups forced (None: all) or whose fingerprint moved; record their fingerprints. With
-    ``board_budget`` (seconds), board groups are rendered only until that much time has gone: the rest stay
-    stale (not recorded) for the next call."""
+    ``board_budget`` (seconds), board groups already rendered once are rendered again only until that much time
+    has gone: the rest stay stale (not recorded) for the next call. A board never rendered (a round just
+    published: Django would answer every phone's read of it) is rendered whatever the budget."""
     stored = state.setdefault("fp", {})
     outcome, live = Outcome(), set()
     started = time.monotonic()
     with render_memo():  # one read of the entries, boards and standings for every page of the render
         for group in groups:
-            if (board_budget is not None and group.key.startswith("board:")
-                    and time.monotonic() - started >= board_budget):
+            if (board_budget is not None and group.key.startswith("board:") and group.key in stored
+                    and time.monotonic() - started >= board_budget):  # a board never rendered always goes out
                 if group.fingerprint is None or stored.get(group.key) != group.fingerprint:
                     outcome.left += 1
                 continue

@@ -180,6 +180,16 @@ def test_the_sweep_renders_stale_boards_for_a_bounded_time(event: Any, publish_r
     counts = publish.sweep()  # the event unchanged since, the boards left are rendered
     assert counts["boards_left"] == 0 and counts["rendered"] >= 3 * len(ids)
     assert publish.sweep()["events"] == 0  # nothing stale left
+    # a board never rendered (a round just published) goes out whatever the budget: else Django answers its reads
+    state = publish.load_state(tournament.slug)
+    del state["fp"][f"board:{ids[0]}"]
+    publish.save_state(tournament.slug, state)
+    files.remove(f"/t/{tournament.slug}/boards/{ids[0]}/")
+    Board.objects.filter(pk__in=ids).update(updated_at=timezone.now())
+    monkeypatch.setattr(publish, "SWEEP_BOARD_SECONDS", 0.0)
+    counts = publish.sweep()
+    assert counts["boards_left"] == len(ids) - 1
+    assert files.file_for(f"/t/{tournament.slug}/boards/{ids[0]}/", publish_root).exists()
 
 
 def test_a_page_no_longer_public_is_withdrawn_on_a_full_render(event: Any, publish_root: Path) -> None:

@@ -388,8 +388,10 @@ def publish_event(tournament_id: int, hints: dict[str, Any] | None = None, *,
                 nowait = defer is not None and now - busy_since < BUSY_AT_MOST_SECONDS
                 if not _standings_recompute(tournament.pk, nowait=nowait):
                     assert defer is not None  # nowait only under a worker
-                    state.update(pending=merged, busy_since=busy_since, deferred_until=now + BUSY_RETRY_SECONDS)
-                    defer(BUSY_RETRY_SECONDS)
+                    state.update(pending=merged, busy_since=busy_since)
+                    if float(state.get("deferred_until", 0)) <= now:  # one run asked for, however many wait
+                        state["deferred_until"] = now + BUSY_RETRY_SECONDS
+                        defer(BUSY_RETRY_SECONDS)
                     save_state(slug, state)
                     return Outcome(deferred=True)
                 state.pop("busy_since", None)

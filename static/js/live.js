@@ -11,6 +11,14 @@
 (function () {
   "use strict";
 
+  // The note under a page's parts names the most frequent of their intervals (a large event's standings poll
+  // their top every 15 s and the whole table every minute: "every 15 seconds").
+  var intervals = [];
+
+  function every() {
+    return intervals.length ? "every " + Math.min.apply(null, intervals) + " seconds" : "every few seconds";
+  }
+
   function note(text, offline) {
     var el = document.getElementById("poll-note");
     if (!el) return;
@@ -44,6 +52,7 @@
     var seconds = parseFloat(el.getAttribute("data-poll-seconds") || "5");
     var now = el.hasAttribute("data-poll-now");
     if (!(seconds > 0) && !now) return;
+    if (seconds > 0) intervals.push(seconds);
     var url = el.getAttribute("data-poll-url");
     var last = null;
     var failures = 0;
@@ -74,7 +83,7 @@
             if (focused && document.getElementById(focused)) document.getElementById(focused).focus();
             applyFilters();
           }
-          note("Updated " + new Date().toLocaleTimeString() + ". This page updates itself every " + seconds + " seconds.", false);
+          note("Updated " + new Date().toLocaleTimeString() + ". This page updates itself " + every() + ".", false);
           schedule();
         })
         .catch(function () {

@@ -67,7 +67,11 @@ def test_under_a_worker_a_render_finding_the_row_held_is_deferred_not_waiting(mo
         outcome = publish.publish_event(tournament.pk, {"standings": True}, defer=deferred.append)
         assert time.monotonic() - started < 1.0  # neither waited for the row
         assert outcome.deferred and outcome.rendered == 0 and deferred == [publish.BUSY_RETRY_SECONDS]
+        # another change while the row is still held: its hints join the pending ones, no second run is asked
+        assert publish.publish_event(tournament.pk, {"boards": [1], "standings": True}, defer=deferred.append).deferred
+        assert deferred == [publish.BUSY_RETRY_SECONDS]
         state = publish.load_state(tournament.slug)
+        assert state["pending"]["boards"] == [1]
         assert state["pending"]["standings"] and "busy_since" in state
         # held past BUSY_AT_MOST_SECONDS: the next run waits (here, its lock timeout) instead of deferring again
         state["busy_since"] -= publish.BUSY_AT_MOST_SECONDS + 1

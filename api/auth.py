@@ -53,6 +53,15 @@ def _credentials(request: Request, prefix: str) -> str | None:
         raise exceptions.AuthenticationFailed("Malformed token.") from None
 
 
+def device_token(request: Any) -> str | None:
+    """The token of ``Authorization: Device <token>``, or None for any other or a malformed header (the
+    tablet's fast unchanged read, api/views/tablet.py, leaves those to the authentication below)."""
+    try:
+        return _credentials(request, DEVICE_PREFIX)
+    except exceptions.AuthenticationFailed:
+        return None
+
+
 class DeviceTokenAuthentication(BaseAuthentication):
     """``Authorization: Device <token>``: a scorer tablet paired with a pairing code."""
 

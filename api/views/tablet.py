@@ -41,6 +41,7 @@ from tournaments.services import (
 from tournaments.services.devices import LAST_SEEN_RESOLUTION
 from tournaments.services.devices import digest as device_digest
 
+from ..auth import device_token
 from ..etag import board_etag, board_tag, etag_matches
 from ..filters import HandFilter
 from ..idempotency import IdempotentWriteMixin, idempotent_response
@@ -132,9 +133,8 @@ def unchanged_board(request: HttpRequest) -> HttpResponse | None:
     (``tournaments.selectors.tablet_tag``); None for anything else (no or another credential, no tag sent, a
     changed board, a device not seen for a minute, a finished event...): the view's usual path answers it."""
     if_none_match = request.META.get("HTTP_IF_NONE_MATCH", "")
-    scheme, _, token = request.META.get("HTTP_AUTHORIZATION", "").partition(" ")
-    token = token.strip()
-    if not if_none_match or scheme.lower() != "device" or not token or len(token) > 200 or " " in token:
+    token = device_token(request) if if_none_match else None
+    if not token or len(token) > 200:  # device_authenticate's bound: such a token is the usual path's 401
         return None
     tag = tablet_board_tag(device_digest(token), seen_after=timezone.now() - LAST_SEEN_RESOLUTION)
     if tag is None:

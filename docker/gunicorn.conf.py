@@ -28,7 +28,7 @@ forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "*")  # only Caddy r
 control_socket_disable = True  # gunicorn >= 25 would open one in $HOME; not needed in a container
 accesslog = "-"
 errorlog = "-"
-access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms "%(a)s"'
+access_log_format = '%(t)s [%(p)s] %(h)s "%(r)s" %(s)s %(b)s %(M)sms "%(a)s"'
 
 PAIRING_CODE = re.compile(r"(/tablet/pair/|/accounts/invite/|/accounts/password-link/)[^/?\s\"]+")
 RESET_TOKEN = re.compile(r"(/accounts/password/reset/[^/?\s\"]+/)[^/?\s\"]+")

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import csv
 import json
 import logging
 import math
@@ -73,6 +74,8 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--json", type=Path, help="write the figures here (default benchmarks/results/"
                                                   "national-day-<date>.json for a full run)")
+    parser.add_argument("--samples", type=Path, help="write every tablet and probe answer here as CSV (wall-clock "
+                                                     "planned send, class, operation, latency ms, status)")
     parser.add_argument("--label", default="", help="a note kept with the figures (e.g. 'smoke')")
     return parser.parse_args(argv)
 
@@ -159,6 +162,8 @@ async def national_day(stack: Stack, args: argparse.Namespace, base_url: str) ->
               flush=True)
 
         recorder, freshness = Recorder(), Freshness()
+        if args.samples:
+            recorder.raw = []
         # Separate pools, as separate devices have their own connections: one per tablet, ``--connections`` for
         # the phones (a phone waiting for a free one has that wait in its latency), two for the probe.
         front_host, front_port = urlsplit(base_url).hostname or HOST, urlsplit(base_url).port or 80
@@ -326,6 +331,16 @@ def finite(value: Any) -> Any:
     return value
 
 
+def write_samples(path: Path, raw: list[tuple[float, str, str, float, str]]) -> None:
+    """The raw answers of the measured window, for placing the slow ones in time (docs/operations.md)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", newline="") as out:
+        writer = csv.writer(out)
+        writer.writerow(["planned_unix", "class", "op", "latency_ms", "status"])
+        writer.writerows((f"{at:.3f}", klass, op, f"{lat * 1000:.1f}", status) for at, klass, op, lat, status in raw)
+    print(f"{len(raw)} samples written to {path}")
+
+
 def main(argv: list[str]) -> int:
     args = parse(argv)
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # this process's ORM use is setup and checks only
@@ -365,6 +380,8 @@ def main(argv: list[str]) -> int:
             front[0].stop()
         shutil.rmtree(publish_root, ignore_errors=True)
     print_report(fig)
+    if args.samples and day["recorder"].raw is not None:
+        write_samples(args.samples, day["recorder"].raw)
     target = args.json or (RESULTS / f"national-day-{time.strftime('%Y%m%d-%H%M', time.gmtime())}.json"
                            if fig["label"] == "full" else None)
     if target:

@@ -145,6 +145,10 @@ class Recorder:
         self.window: tuple[float, float] | None = None
         self.problems: list[str] = []
         self.problem_count = 0
+        # (wall-clock planned send, class, operation, latency s, status): kept only when asked (--samples), to
+        # place a slow answer in time beside the stack's logs
+        self.raw: list[tuple[float, str, str, float, str]] | None = None
+        self._wall_offset = time.time() - time.monotonic()
 
     def inside(self, planned: float) -> bool:
         return self.window is not None and self.window[0] <= planned < self.window[1]
@@ -162,6 +166,8 @@ class Recorder:
             series.lag.append(sent - planned)
             series.statuses[status] += 1
             series.nbytes += nbytes
+        if self.raw is not None and klass != "viewer":
+            self.raw.append((planned + self._wall_offset, klass, op, done - planned, status))
 
     def problem(self, text: str) -> None:
         self.problem_count += 1

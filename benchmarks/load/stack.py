@@ -116,7 +116,9 @@ class Postgres:
         )
 
     def _options(self) -> str:
-        opts = [f"-p {self.port}", f"-k {self.base}", f"-c listen_addresses={HOST}", "-c max_connections=200"]
+        opts = [f"-p {self.port}", f"-k {self.base}", f"-c listen_addresses={HOST}", "-c max_connections=200",
+                # a wait for a lock longer than 200 ms is logged (with who held it): the tails of a load run
+                "-c log_lock_waits=on", "-c deadlock_timeout=200ms", "-c log_line_prefix='%m [%p] '"]
         if self.fast:
             opts += ["-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off"]
         return " ".join(opts)

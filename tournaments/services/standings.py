@@ -195,8 +195,13 @@ def tournament_standings_recompute(*, tournament_id: int, nowait: bool = False) 
     transaction holds raises OperationalError at once instead of waiting (PostgreSQL; SQLite has no row
     locks). A constant number of queries whatever the number of pairs; the same input as the latest snapshot
     stores nothing.
+
+    The lock is ``FOR NO KEY UPDATE``, not ``FOR UPDATE``: it excludes other recomputations all the same, but
+    not the foreign-key check (``FOR KEY SHARE``) that every committing hand and confirmation makes on this
+    row through its audit record. With ``FOR UPDATE`` each tablet write committing during a recomputation
+    (0.05-0.8 s, several a second at a national day) waited for it: the tablets' p99 (docs/operations.md).
     """
-    tournament = Tournament.objects.select_for_update(nowait=nowait).filter(pk=tournament_id).first()
+    tournament = Tournament.objects.select_for_update(nowait=nowait, no_key=True).filter(pk=tournament_id).first()
     if tournament is None:
         return False
     data = standings_input(tournament)

@@ -23,11 +23,18 @@ def event_prefixes(slug: str) -> list[str]:
     return [reverse("web:tournament", args=[slug]), reverse("api:public-tournament", args=[slug])]
 
 
+def standings_addresses(slug: str) -> list[str]:
+    """What shows the standings table and nothing live: the standings' JSON and the whole table of a large
+    event. They change with a new standings snapshot, the rounds' states (the caption) and the event's (final
+    results), never with a hand in play: rendered when that moved (``tier="standings"``), not on every hand.
+    The JSON first: what a change is waited for goes out first."""
+    return [reverse("api:public-standings", args=[slug]), reverse("web:standings_table", args=[slug])]
+
+
 def event_addresses(slug: str) -> list[str]:
-    """The event's own live pages: they change with any hand or result (standings, home). The standings
-    first, their JSON (the cheapest) before the page: what a change is waited for goes out first."""
-    return [reverse("api:public-standings", args=[slug]), reverse("web:standings", args=[slug]),
-            reverse("web:standings_live", args=[slug]), reverse("web:standings_table", args=[slug]),
+    """The event's own live pages: they change with any hand or result (the standings page and its live part
+    list the boards in play; the home, the hall)."""
+    return [reverse("web:standings", args=[slug]), reverse("web:standings_live", args=[slug]),
             reverse("web:tournament", args=[slug]),
             reverse("api:public-tournament", args=[slug]), reverse("web:hall", args=[slug]),
             reverse("api:public-rounds", args=[slug])]  # the rounds' JSON carries the live round's clock

@@ -175,7 +175,8 @@ def event_groups(tournament: Tournament, *, rounds: list[int] | None, boards: li
                  results: bool) -> list[Group]:
     """The event group, the named rounds and boards (None: all public ones) and, if asked, the results."""
     slug = tournament.slug
-    groups = [Group("event", fingerprint(slug, tier="live"), pages.event_addresses(slug))]
+    groups = [Group("standings", fingerprint(slug, tier="standings"), pages.standings_addresses(slug)),
+              Group("event", fingerprint(slug, tier="live"), pages.event_addresses(slug))]
     board_prints = _board_fingerprints(tournament, boards)
     numbers = set(_public_round_numbers(tournament) if rounds is None else rounds)
     numbers |= {number for number, _ in board_prints.values()}
@@ -303,6 +304,8 @@ def _render_event(tournament: Tournament, hints: dict[str, Any], state: dict[str
         current = round_to_show(tournament)
         rounds = [current.number] if current is not None else []
     groups = event_groups(tournament, rounds=rounds, boards=boards, results=False)
+    # the standings' group only when its fingerprint moved: a new snapshot, a round's or the event's state
+    # (a change of names or of the standings' settings comes with ``full``, which renders everything)
     outcome, _ = render_groups(groups, state, force={"event", "round", "board"})
     if schedule is not None:
         results.request(tournament.pk, tournament.slug, schedule)  # marks dirty; never renders here

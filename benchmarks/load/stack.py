@@ -117,8 +117,9 @@ class Postgres:
 
     def _options(self) -> str:
         opts = [f"-p {self.port}", f"-k {self.base}", f"-c listen_addresses={HOST}", "-c max_connections=200",
-                # a wait for a lock longer than 200 ms is logged (with who held it): the tails of a load run
-                "-c log_lock_waits=on", "-c deadlock_timeout=200ms", "-c log_line_prefix='%m [%p] '"]
+                # a wait for a lock longer than 200 ms is logged (with who held it), and every autovacuum: the
+                # tails of a load run placed in time
+                "-c log_lock_waits=on", "-c deadlock_timeout=200ms", "-c log_autovacuum_min_duration=0", "-c log_line_prefix='%m [%p] '"]
         if self.fast:
             opts += ["-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off"]
         return " ".join(opts)
@@ -335,7 +336,10 @@ class Stack:
     def _spawn(self, cmd: list[str], log: str) -> subprocess.Popen[bytes]:
         fd = self._log(log)
         try:
-            return subprocess.Popen(cmd, cwd=REPO, env=self.env, stdout=fd, stderr=fd, stdin=subprocess.DEVNULL,
+            # each process's PostgreSQL sessions carry its name (pg_stat_activity.application_name): whose
+            # backend spends the database's CPU, in a run's diagnosis
+            env = {**self.env, "PGAPPNAME": Path(log).stem}
+            return subprocess.Popen(cmd, cwd=REPO, env=env, stdout=fd, stderr=fd, stdin=subprocess.DEVNULL,
                                     start_new_session=True)
         finally:
             os.close(fd)

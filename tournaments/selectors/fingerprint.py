@@ -10,6 +10,10 @@ public API) key their entries by it; their tiers' lifetimes are here too, so bot
 * ``live`` (5 s): what shows live scores; its fingerprint also sees hands in mid-game;
 * ``results`` (30 s): what shows results, statuses and confirmed figures only.
 
+A third tier, ``standings``, has no cache of its own: the publisher (``publishing.publish``) renders the
+standings' JSON and whole table when it moves. It is the tournament's fingerprint without the boards and hands:
+the latest snapshot, the rounds' and the event's states.
+
 ``settings.HANGJACK_PUBLIC_CACHE`` may override ``{"live": 5, "results": 30}`` (0 turns a tier off).
 """
 
@@ -74,6 +78,8 @@ def _sql(scope: str, tier: str) -> str:
             f"WHERE t.slug = %s AND t.published = %s AND r.number = %s AND r.status IN {_in(PUBLIC)}"
         )
     rounds = f"FROM {T['r']} r WHERE r.tournament_id = t.id"
+    boards = ("" if tier == "standings" else
+              f"(SELECT MAX(b.updated_at) FROM {T['b']} b JOIN {T['r']} r ON b.round_id = r.id WHERE r.tournament_id = t.id), ")
     live_hands = ""
     if tier == "live":  # a hand in mid-game touches no board: the newest hand and the latest undo or void
         of_live = (f"FROM {T['h']} h JOIN {T['g']} g ON h.game_id = g.id JOIN {T['b']} b ON g.board_id = b.id "
@@ -83,7 +89,7 @@ def _sql(scope: str, tier: str) -> str:
         # the event's status and end: finishing or reopening changes what every page says
         f"SELECT t.id, t.created_at, t.status, t.finished_at, "
         f"(SELECT MAX(s.id) FROM {T['s']} s WHERE s.tournament_id = t.id), "
-        f"(SELECT MAX(b.updated_at) FROM {T['b']} b JOIN {T['r']} r ON b.round_id = r.id WHERE r.tournament_id = t.id), "
+        f"{boards}"
         # the rounds: how many, how many published and in play (a published round starting play changes
         # only its status), the latest publication and closing
         f"(SELECT COUNT(*) {rounds}), (SELECT COUNT(*) {rounds} AND r.status = %s), "

@@ -91,10 +91,6 @@ def test_caddy_proxies_to_web_with_its_caddyfile(services):
 def check_command(args: list[str]) -> None:
     """Fail unless ``args`` names something that exists here."""
     program, rest = args[0], args[1:]
-    if program == "nice":  # nice -n N <command>: a lower priority for the command (coreutils, in every image)
-        assert rest[0] == "-n" and int(rest[1]) > 0, rest
-        check_command(rest[2:])
-        return
     if program == "python" and rest[:1] == ["manage.py"]:
         from django.core.management import get_commands
 
@@ -276,9 +272,6 @@ def test_the_worker_and_the_publisher_serve_the_two_queues(services):
 
     def queues(name: str) -> list[str]:
         args = argv(services[name]["command"])
-        if name == "publisher":  # renders yield the CPU to web and Caddy on a busy box
-            assert args[:3] == ["nice", "-n", "10"]
-            args = args[3:]
         assert args[:4] == ["celery", "--app", "config.celery:app", "worker"]
         return args[args.index("--queues") + 1].split(",")
 

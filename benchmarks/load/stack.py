@@ -353,10 +353,9 @@ class Stack:
         response = httpx.get(f"{self.base_url}/healthz", timeout=2)
         return response.status_code == 200
 
-    def _celery_worker(self, queue: str, concurrency: int, hostname: str, log: str,
-                       nice: int = 0) -> subprocess.Popen[bytes]:
+    def _celery_worker(self, queue: str, concurrency: int, hostname: str, log: str) -> subprocess.Popen[bytes]:
         process = self._spawn(
-            ["nice", "-n", str(nice), str(VENV_BIN / "celery"), "--app", "config.celery:app", "worker", "--loglevel", "INFO",
+            [str(VENV_BIN / "celery"), "--app", "config.celery:app", "worker", "--loglevel", "INFO",
              "--queues", queue, "--concurrency", str(concurrency), "--without-gossip", "--without-mingle",
              "--hostname", hostname], log)
         try:
@@ -377,10 +376,12 @@ class Stack:
         """The worker of the "publish" queue (the published results' renders, the publishing sweep)."""
         with self._lock:
             self._publisher_logs += 1
-            # at nice 10, as docker/compose.yml runs it: the renders take the CPU that web and Caddy leave
+            # at the same priority as the rest, as docker/compose.yml runs it: each process here leads a session
+            # of its own, and Linux shares the CPU between sessions (autogroup) as it does between containers, so
+            # a nice value would not count against gunicorn's (docs/operations.md, "The runs of 2026-12-06")
             self.publisher = self._celery_worker(
                 "publish", self.publish_concurrency or self.worker_concurrency, f"publish{self._publisher_logs}@%h",
-                f"publisher-{self._publisher_logs}.log", nice=10)
+                f"publisher-{self._publisher_logs}.log")
 
     @property
     def publisher_log(self) -> Path:

@@ -54,7 +54,11 @@ from .render import render
 
 log = logging.getLogger(__name__)
 
-#: At most one render of an event per second (each page's file changes at most once a second).
+#: A render of an event starts at least this long after the last one ended; the changes that arrive meanwhile
+#: wait in the event's state and go out together in one render. Counted from the render's start until
+#: 2026-12-06, which merged nothing once a render took longer than this (2-5 s at 1,000 pairs on a busy box):
+#: each message then rendered its own board, one board a render against five boards' hands a second, and
+#: the publish queue and the boards' staleness grew all day (docs/operations.md, "The second look").
 MIN_INTERVAL = 1.0
 #: The sweep renders stale boards for at most this long (it holds the event's lock, which every change's render
 #: waits for); the rest wait for the next sweep, or for their own change's message, which usually comes first.
@@ -398,9 +402,9 @@ def publish_event(tournament_id: int, hints: dict[str, Any] | None = None, *,
                     save_state(slug, state)
                     return Outcome(deferred=True)
                 state.pop("busy_since", None)
-            state["rendered_at"] = now
             state.pop("deferred_until", None)
             outcome = _render_event(tournament, merged, state, now, schedule_results)
+            state["rendered_at"] = time.time()  # when it ended: see MIN_INTERVAL
             save_state(slug, state)
     outcome.add(publish_site(force=outcome.withdrawn))
     outcome.seconds = time.monotonic() - started

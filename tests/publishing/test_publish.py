@@ -219,6 +219,33 @@ def test_renders_are_merged_to_one_a_second_under_a_worker(event: Any, publish_r
     assert publish.load_state(tournament.slug).get("pending") in (None, {})
 
 
+def test_changes_arriving_during_a_long_render_go_out_together_after_it(event: Any, publish_root: Path,
+                                                                        monkeypatch: Any) -> None:
+    """The interval counts from a render's end: at 1,000 pairs on a busy box a render took 2-5 s, longer than
+    the interval, so counted from its start every queued message rendered its own board, one a render, and
+    the queue grew all day (the national day of 2026-12-06)."""
+    tournament, _round, boards, _entries = event
+    monkeypatch.setattr(publish, "MIN_INTERVAL", 30.0)  # the render below lasts longer than its "second"
+    publish.save_state(tournament.slug, {"fp": {}})
+    real = publish._render_event
+    clock = {"now": 1_000_000.0}
+    monkeypatch.setattr(publish.time, "time", lambda: clock["now"])
+
+    def long_render(*args: Any, **kwargs: Any) -> publish.Outcome:
+        clock["now"] += 45.0  # the render takes longer than MIN_INTERVAL
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(publish, "_render_event", long_render)
+    deferred: list[float] = []
+    first = publish.publish_event(tournament.pk, {"boards": [boards[0].pk]}, defer=deferred.append)
+    assert not first.deferred
+    clock["now"] += 1.0  # the messages queued meanwhile come in just after it ended
+    second = publish.publish_event(tournament.pk, {"boards": [boards[1].pk]}, defer=deferred.append)
+    third = publish.publish_event(tournament.pk, {"rounds": [1]}, defer=deferred.append)
+    assert second.deferred and third.deferred and deferred == [29.0]  # one render for both, 30 s after the end
+    assert publish.load_state(tournament.slug)["pending"] == {"boards": [boards[1].pk], "rounds": [1]}
+
+
 def test_files_are_readable_by_the_proxy_and_never_half_written(publish_root: Path) -> None:
     assert files.write("/t/a/standings/", b"x" * 10, publish_root)
     path = files.file_for("/t/a/standings/", publish_root)

@@ -19,8 +19,9 @@ every group and withdraws the event's files that no longer answer (a re-drafted 
 pair). A tournament deleted or unpublished has its folders withdrawn at once.
 
 Merging: one render per event at a time (a file lock per event, so renders never overtake each other), and
-at most one per second: a message arriving within a second of the last render adds its hints to the
-event's pending set and, unless one is already due, schedules one deferred render for the rest of the second.
+a second between them: a message arriving within a second of the end of the last render (those queued while
+it ran included) adds its hints to the event's pending set and, unless one is already due, schedules one
+deferred render for the rest of the second.
 Under ``task_always_eager`` (``make run``, tests) there is no worker to defer to: each message renders at
 once. Fingerprints are read before rendering, so a change during a render leaves them stale and the next
 render or sweep publishes it.

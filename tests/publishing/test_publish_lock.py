@@ -11,28 +11,22 @@ from __future__ import annotations
 
 import time
 
-import psycopg
 import pytest
 from django.db import OperationalError, connection
 
 from publishing import publish
 from publishing.tasks import TASK_OPTIONS
+from tests.pg import second_connection
 from tests.tournaments.factories import make_entries, make_tournament
 from tournaments.models import StandingsSnapshot, Tournament
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 
-def _holder() -> psycopg.Connection:
-    s = connection.settings_dict
-    return psycopg.connect(host=s["HOST"] or "127.0.0.1", port=s["PORT"] or 5432, user=s["USER"],
-                           password=s["PASSWORD"] or None, dbname=s["NAME"])
-
-
 def test_a_render_waits_for_the_tournament_row_at_most_its_lock_timeout(monkeypatch: pytest.MonkeyPatch):
     tournament = make_tournament()
     monkeypatch.setattr(publish, "STANDINGS_LOCK_TIMEOUT", "300ms")
-    holder = _holder()
+    holder = second_connection()
     try:
         holder.execute(f"SELECT id FROM {Tournament._meta.db_table} WHERE id = %s FOR UPDATE", (tournament.pk,))
         started = time.monotonic()
@@ -59,7 +53,7 @@ def test_under_a_worker_a_render_finding_the_row_held_is_deferred_not_waiting(mo
     Tournament.objects.filter(pk=tournament.pk).update(published=True)
     tournament.refresh_from_db()
     deferred: list[float] = []
-    holder = _holder()
+    holder = second_connection()
     try:
         holder.execute(f"SELECT id FROM {Tournament._meta.db_table} WHERE id = %s FOR UPDATE", (tournament.pk,))
         started = time.monotonic()

@@ -13,19 +13,14 @@ import threading
 
 import psycopg
 import pytest
-from django.db import connection, connections
+from django.db import connections
 
+from tests.pg import second_connection
 from tests.tournaments.factories import make_entries, make_tournament
 from tournaments.models import Tournament
 from tournaments.services import standings
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
-
-
-def _other_connection() -> psycopg.Connection:
-    s = connection.settings_dict
-    return psycopg.connect(host=s["HOST"] or "127.0.0.1", port=s["PORT"] or 5432, user=s["USER"],
-                           password=s["PASSWORD"] or None, dbname=s["NAME"])
 
 
 def test_a_recomputation_lets_a_foreign_key_check_through_and_keeps_others_out(monkeypatch: pytest.MonkeyPatch):
@@ -52,7 +47,7 @@ def test_a_recomputation_lets_a_foreign_key_check_through_and_keeps_others_out(m
 
     worker = threading.Thread(target=recompute)
     worker.start()
-    other = _other_connection()
+    other = second_connection()
     try:
         assert inside.wait(10), "the recomputation did not start"
         other.execute("SET lock_timeout = '1s'")

@@ -92,8 +92,9 @@ class Outcome:
 @dataclass
 class Group:
     key: str
-    fingerprint: str | None
+    fingerprint: str | None  # the standings group's is read under its own lock (``render_standings``)
     addresses: list[str]
+    slug: str = ""
 
 
 def enabled() -> bool:
@@ -180,7 +181,7 @@ def event_groups(tournament: Tournament, *, rounds: list[int] | None, boards: li
                  results: bool) -> list[Group]:
     """The event group, the named rounds and boards (None: all public ones) and, if asked, the results."""
     slug = tournament.slug
-    groups = [Group("standings", fingerprint(slug, tier="standings"), pages.standings_addresses(slug)),
+    groups = [Group("standings", None, pages.standings_addresses(slug), slug=slug),
               Group("event", fingerprint(slug, tier="live"), pages.event_addresses(slug))]
     board_prints = _board_fingerprints(tournament, boards)
     numbers = set(_public_round_numbers(tournament) if rounds is None else rounds)
@@ -217,6 +218,50 @@ def render_each(addresses: list[str], outcome: Outcome, live: set[str]) -> None:
         outcome.written += int(files.write(address, body))
 
 
+def standings_key(slug: str) -> str:
+    """The record and lock of an event's standings group: apart from the event's own, so the worker renders
+    the standings the moment it stores a new snapshot while the publisher renders the rest (1-2 s at 1,000
+    pairs, under the event's lock)."""
+    return f"{slug}.standings"
+
+
+def render_standings(slug: str, *, force: bool = False) -> Outcome:
+    """The standings' JSON and whole table when their fingerprint (``tier="standings"``: the latest snapshot,
+    the rounds' and the event's states) moved since they were last rendered, by whoever renders them: the
+    worker after storing a new snapshot (``publish_standings``), the publisher in a change's render, a full
+    render or the sweep (``force`` renders whatever the record says). Under the group's own lock, the
+    fingerprint read inside it, so two renderers never both render the same snapshot."""
+    key = standings_key(slug)
+    with locked(key):
+        state = load_state(key)
+        print_ = fingerprint(slug, tier="standings")
+        if print_ is None or (not force and state.get("fp", {}).get("standings") == print_):
+            return Outcome()
+        outcome, _ = render_addresses(pages.standings_addresses(slug))
+        outcome.groups.append("standings")
+        save_state(key, {"fp": {"standings": print_}})
+    return outcome
+
+
+def publish_standings(tournament_id: int) -> Outcome:
+    """The worker's render of a new snapshot's standings (``publishing.tasks.publish_standings``, on the
+    default queue, sent by ``tournament_standings_recompute`` through the outbox): the standings' JSON is what
+    a finished game is waited for on, and the publisher's next render may be seconds away. An event not
+    published is left to the publisher (which withdraws it)."""
+    if not enabled():
+        return Outcome()
+    started = time.monotonic()
+    slug = Tournament.objects.filter(pk=tournament_id, published=True).values_list("slug", flat=True).first()
+    if slug is None:
+        return Outcome()
+    outcome = render_standings(slug)
+    outcome.seconds = time.monotonic() - started
+    if outcome.rendered:
+        log.info("published %s's standings: %d rendered, %d written in %.3fs", slug, outcome.rendered,
+                 outcome.written, outcome.seconds)
+    return outcome
+
+
 def render_groups(groups: list[Group], state: dict[str, Any], *, force: set[str] | None = None,
                   board_budget: float | None = None) -> tuple[Outcome, set[str]]:
     """Render the groups forced (None: all) or whose fingerprint moved; record their fingerprints. With
@@ -240,6 +285,12 @@ def render_groups(groups: list[Group], state: dict[str, Any], *, force: set[str]
 def _render_group(group: Group, stored: dict[str, Any], force: set[str] | None, outcome: Outcome,
                   live: set[str]) -> None:
     forced = force is None or group.key in force or group.key.split(":")[0] in force
+    if group.key == "standings":  # its own record and lock (``render_standings``); inside this render's memo
+        done = render_standings(group.slug, force=forced)
+        outcome.add(done)
+        outcome.groups += done.groups
+        live |= set(group.addresses)
+        return
     if not forced and group.fingerprint is not None and stored.get(group.key) == group.fingerprint:
         return
     done, published = render_addresses(group.addresses)
@@ -272,6 +323,8 @@ def withdraw(slug: str) -> Outcome:
         outcome.removed += int(files.remove_tree(prefix))
     with contextlib.suppress(FileNotFoundError):
         (files.state_dir() / f"{slug}.json").unlink()
+    with locked(standings_key(slug)), contextlib.suppress(FileNotFoundError):  # the worker's render waits
+        (files.state_dir() / f"{standings_key(slug)}.json").unlink()
     results.forget(slug)
     return outcome
 

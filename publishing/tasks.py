@@ -4,8 +4,10 @@
 a render within a second of the last one is deferred (``countdown``) and merged (``publishing.publish``).
 Under a worker the results group renders apart, in ``publish_results`` slices (``publishing.results``).
 Both tasks are idempotent: running one twice writes nothing new (unchanged files are not rewritten).
-All three go to the "publish" queue (``CELERY_TASK_ROUTES`` in config/settings/base.py), served by a worker
+These three go to the "publish" queue (``CELERY_TASK_ROUTES`` in config/settings/base.py), served by a worker
 of their own, so a render never holds up the outbox sweep, a recomputation or a pairing on the default queue.
+``publish_standings`` (the standings' two files, sent by the recomputation that stored a new snapshot) stays
+on the default queue: a finished game's standings go out within a second, not after the publisher's render.
 """
 
 from __future__ import annotations
@@ -64,6 +66,17 @@ def publish_results(tournament_id: int, token: str) -> dict[str, Any]:
     from .results import run_slice
 
     return run_slice(tournament_id, token, schedule_results)
+
+
+@shared_task(name="publishing.tasks.publish_standings", **TASK_OPTIONS)
+def publish_standings(tournament_id: int) -> dict[str, Any]:
+    """Render the standings' JSON and whole table of a new snapshot, now (``publishing.publish``). Not on the
+    "publish" queue: on the default one, with the recomputation that stored the snapshot, so the standings
+    never wait for the publisher's render in progress and the second between its renders."""
+    from .publish import publish_standings as publish
+
+    outcome = publish(tournament_id)
+    return {"rendered": outcome.rendered, "written": outcome.written, "seconds": round(outcome.seconds, 3)}
 
 
 @shared_task(name="publishing.tasks.sweep", acks_late=True, reject_on_worker_lost=True)

@@ -186,6 +186,8 @@ CELERY_TASK_PUBLISH_RETRY = False
 # "publisher"; docs/operations.md "Workers, beat and the outbox"), so the outbox sweep, the standings
 # recomputations and the pairings on the default queue ("celery") never wait behind a render. Under eager
 # (make run, tests) routes change nothing. The outbox publishes by task name, so its messages follow these.
+# One render stays on the default queue: publishing.tasks.publish_standings, the standings' two files of a
+# snapshot the worker just stored (a finished game's result waits for nothing else).
 CELERY_TASK_DEFAULT_QUEUE = "celery"
 PUBLISH_QUEUE = "publish"
 CELERY_TASK_ROUTES = {

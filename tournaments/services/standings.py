@@ -48,6 +48,11 @@ from tournaments.ranking import (
 )
 
 from .errors import ValidationFailed
+from .outbox import outbox_enqueue
+
+#: The published results' render of a new snapshot's standings (``publishing.tasks``; named, not imported:
+#: ``publishing`` sits above this app).
+PUBLISH_STANDINGS_TASK = "publishing.tasks.publish_standings"
 
 #: Rounds whose boards count: a pending or drafted round may still change.
 COUNTED_ROUNDS = RoundQuerySet.PUBLIC_STATUSES
@@ -217,6 +222,8 @@ def tournament_standings_recompute(*, tournament_id: int, nowait: bool = False) 
     StandingsSnapshot.objects.create(
         tournament=tournament, after_round=data.after_round, source_hash=digest, rows=rows, clubs=club_rows,
     )
+    if tournament.published:  # its standings' files, rendered by the worker once this commits (docs/adr/0013)
+        outbox_enqueue(PUBLISH_STANDINGS_TASK, [tournament.pk], coalesce_key=f"publish-standings:{tournament.pk}")
     return True
 
 

@@ -32,18 +32,36 @@ RETRY_OPTIONS: dict[str, Any] = {
 }
 
 
+#: The pause between two recomputations of one tournament while confirmations keep coming (a wave of
+#: finished games): at most one run at a time and one more after it (``services.coalesce``).
+STANDINGS_GAP_SECONDS = 0.5
+
+
 @shared_task(name="tournaments.tasks.standings_recompute", **TASK_OPTIONS, **RETRY_OPTIONS)
-def standings_recompute(tournament_id: int) -> bool:
+def standings_recompute(tournament_id: int, owner: bool = False) -> bool:
     """Recompute a tournament's standings from confirmed games (True when a new snapshot was stored).
 
-    Reads the latest state whenever it runs, so a burst of confirmations coalesces: the outbox publishes
-    one task per coalesce key when publishing was delayed, and every later run finds the same input and
-    stores nothing (the snapshot is keyed by a digest of its input). The tournament row lock serializes
-    recomputations of one tournament.
+    Reads the latest state whenever it runs, so a burst of confirmations coalesces: under a worker, calls
+    during a run (or its pause) become one run after it (``services.coalesce``; ``owner``: that run); the
+    outbox publishes one task per coalesce key when publishing was delayed, and a run that finds the same
+    input stores nothing (the snapshot is keyed by a digest of its input). The tournament row lock
+    serializes recomputations of one tournament.
     """
+    from config.celery import app
+    from tournaments.services.coalesce import coalesced
     from tournaments.services.standings import tournament_standings_recompute
 
-    return tournament_standings_recompute(tournament_id=tournament_id)
+    def run() -> bool:
+        return tournament_standings_recompute(tournament_id=tournament_id)
+
+    if app.conf.task_always_eager:  # in-process (make run, tests): nothing runs beside it
+        return run()
+
+    def again(seconds: float) -> None:
+        standings_recompute.apply_async(args=[tournament_id, True], countdown=seconds, retry=False)
+
+    _, stored = coalesced(f"standings:{tournament_id}", run, again=again, gap=STANDINGS_GAP_SECONDS, owner=owner)
+    return bool(stored)
 
 
 @shared_task(name="tournaments.tasks.round_pair", **TASK_OPTIONS, **RETRY_OPTIONS)

@@ -215,6 +215,7 @@ async def national_day(stack: Stack, args: argparse.Namespace, base_url: str) ->
 
         async def sample() -> None:
             await asyncio.sleep(max(0.0, window[0] - time.monotonic()))
+            statements_reset(stack.pg.url)
             freshness.counting = True
             before, self_before, machine_before = (procstat.tree_seconds(roots), procstat.self_seconds(),
                                                    procstat.machine_busy_seconds())
@@ -227,6 +228,7 @@ async def national_day(stack: Stack, args: argparse.Namespace, base_url: str) ->
             busy, total = procstat.machine_busy_seconds()
             measured["machine_busy"] = (busy - machine_before[0]) / max(1e-9, total - machine_before[1])
             measured["wall"] = time.monotonic() - window[0]
+            measured["pg_statements"] = statements_top(stack.pg.url)
 
         async def progress() -> None:
             while time.monotonic() < window[1]:
@@ -258,6 +260,32 @@ async def national_day(stack: Stack, args: argparse.Namespace, base_url: str) ->
             "setup_problems": setup_recorder.problems}
 
 
+def statements_reset(url: str) -> None:
+    """Start PostgreSQL's per-statement account (pg_stat_statements, when the stack preloads it) at the window."""
+    import psycopg
+
+    try:
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
+            conn.execute("SELECT pg_stat_statements_reset()")
+    except psycopg.Error as exc:
+        print(f"[national] pg_stat_statements not available: {exc}", flush=True)
+
+
+def statements_top(url: str, limit: int = 12) -> list[dict[str, Any]]:
+    """The statements that took PostgreSQL's time in the window, longest first: where its CPU went."""
+    import psycopg
+
+    try:
+        with psycopg.connect(url, autocommit=True) as conn:
+            rows = conn.execute(
+                "SELECT calls, total_exec_time, left(regexp_replace(query, '\\s+', ' ', 'g'), 160) "
+                "FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT %s", [limit]).fetchall()
+    except psycopg.Error:
+        return []
+    return [{"calls": int(calls), "total_ms": round(float(total), 1), "query": query} for calls, total, query in rows]
+
+
 def figures(day: dict[str, Any], args: argparse.Namespace, found: list[checks.Check], through: str) -> dict[str, Any]:
     rec: Recorder = day["recorder"]
     m = day["measured"]
@@ -282,7 +310,7 @@ def figures(day: dict[str, Any], args: argparse.Namespace, found: list[checks.Ch
         "classes": {k: v.summary(wall) for k, v in sorted(rec.classes.items())},
         "operations": {k: v.summary(wall) for k, v in sorted(rec.ops.items())},
         "cpu_share_of_machine": shares, "cpu_cores_used": {n: s / wall for n, s in m["cpu"].items()},
-        "machine_busy": m["machine_busy"],
+        "machine_busy": m["machine_busy"], "pg_statements": m.get("pg_statements", []),
         "freshness": {"samples": len(fresh), "missed": day["freshness"].missed, "p50_s": pct(50), "p95_s": pct(95),
                       "max_s": fresh[-1] if fresh else math.nan},
         "staggered_hands": day["staggered_hands"], "boards_decided_before_window": day["decided_before"],
@@ -309,6 +337,10 @@ def print_report(fig: dict[str, Any]) -> None:
                                                                            key=lambda kv: -kv[1]))
           + f"; other processes {other:.2f}"
           + f"; machine busy {fig['machine_busy']:.1%}")
+    if fig["pg_statements"]:
+        print("PostgreSQL's time in the window by statement (pg_stat_statements), longest first:")
+        for row in fig["pg_statements"]:
+            print(f"  {row['total_ms']:9.0f} ms {row['calls']:8d} calls  {row['query']}")
     f = fig["freshness"]
     print(f"Freshness: {f['samples']} samples, p50 {f['p50_s']:.2f} s, p95 {f['p95_s']:.2f} s, max {f['max_s']:.2f} s, "
           f"{f['missed']} not seen by the end")

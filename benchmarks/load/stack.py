@@ -120,6 +120,8 @@ class Postgres:
                 # a wait for a lock longer than 200 ms is logged (with who held it), and every autovacuum: the
                 # tails of a load run placed in time
                 "-c log_lock_waits=on", "-c deadlock_timeout=200ms", "-c log_autovacuum_min_duration=0", "-c log_line_prefix='%m [%p] '"]
+        if (Path(pg_bin("postgres")).parent.parent / "lib" / "pg_stat_statements.so").exists():
+            opts.append("-c shared_preload_libraries=pg_stat_statements")  # where the database's time goes
         if self.fast:
             opts += ["-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off"]
         return " ".join(opts)

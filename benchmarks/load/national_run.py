@@ -279,11 +279,18 @@ def statements_top(url: str, limit: int = 12) -> list[dict[str, Any]]:
     try:
         with psycopg.connect(url, autocommit=True) as conn:
             rows = conn.execute(
-                "SELECT calls, total_exec_time, left(regexp_replace(query, '\\s+', ' ', 'g'), 160) "
-                "FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT %s", [limit]).fetchall()
+                "SELECT calls, total_exec_time, total_plan_time, left(regexp_replace(query, '\\s+', ' ', 'g'), 150) "
+                "FROM pg_stat_statements ORDER BY total_exec_time + total_plan_time DESC LIMIT %s", [limit]).fetchall()
+            whole = conn.execute("SELECT count(*), sum(calls), sum(total_exec_time), sum(total_plan_time) "
+                                 "FROM pg_stat_statements").fetchone()
     except psycopg.Error:
         return []
-    return [{"calls": int(calls), "total_ms": round(float(total), 1), "query": query} for calls, total, query in rows]
+    top = [{"calls": int(calls), "total_ms": round(float(total), 1), "plan_ms": round(float(plan), 1), "query": query}
+           for calls, total, plan, query in rows]
+    if whole and whole[0]:
+        top.insert(0, {"calls": int(whole[1]), "total_ms": round(float(whole[2]), 1),
+                       "plan_ms": round(float(whole[3]), 1), "query": f"(all {whole[0]} statements)"})
+    return top
 
 
 def figures(day: dict[str, Any], args: argparse.Namespace, found: list[checks.Check], through: str) -> dict[str, Any]:
@@ -338,9 +345,11 @@ def print_report(fig: dict[str, Any]) -> None:
           + f"; other processes {other:.2f}"
           + f"; machine busy {fig['machine_busy']:.1%}")
     if fig["pg_statements"]:
-        print("PostgreSQL's time in the window by statement (pg_stat_statements), longest first:")
+        print("PostgreSQL's time in the window by statement (pg_stat_statements: execution + planning), "
+              "longest first:")
         for row in fig["pg_statements"]:
-            print(f"  {row['total_ms']:9.0f} ms {row['calls']:8d} calls  {row['query']}")
+            print(f"  {row['total_ms']:8.0f} ms + {row['plan_ms']:6.0f} ms planning {row['calls']:8d} calls  "
+                  f"{row['query']}")
     f = fig["freshness"]
     print(f"Freshness: {f['samples']} samples, p50 {f['p50_s']:.2f} s, p95 {f['p95_s']:.2f} s, max {f['max_s']:.2f} s, "
           f"{f['missed']} not seen by the end")

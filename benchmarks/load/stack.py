@@ -121,7 +121,8 @@ class Postgres:
                 # tails of a load run placed in time
                 "-c log_lock_waits=on", "-c deadlock_timeout=200ms", "-c log_autovacuum_min_duration=0", "-c log_line_prefix='%m [%p] '"]
         if (Path(pg_bin("postgres")).parent.parent / "lib" / "pg_stat_statements.so").exists():
-            opts.append("-c shared_preload_libraries=pg_stat_statements")  # where the database's time goes
+            # where the database's time goes, planning included
+            opts += ["-c shared_preload_libraries=pg_stat_statements", "-c pg_stat_statements.track_planning=on"]
         if self.fast:
             opts += ["-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off"]
         return " ".join(opts)

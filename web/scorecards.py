@@ -8,6 +8,7 @@ import dataclasses
 
 from tournaments import selectors
 from tournaments.models import Board, Game, GameConfirmation
+from tournaments.selectors.memo import remembered
 
 from .chalk import ChalkLine, chalk_line
 from .charts import game_chart, target_drawn
@@ -38,7 +39,12 @@ class GameCard:
 
 
 def board_scorecard(board: Board) -> list[GameCard]:
-    """Each game of the board (voided games left out), hand by hand as a chalk sheet."""
+    """Each game of the board (voided games left out), hand by hand as a chalk sheet (made once per
+    publisher's render for the board's page and its live part: ``memo``)."""
+    return remembered(("board_scorecard", board.pk), lambda: _board_scorecard(board))
+
+
+def _board_scorecard(board: Board) -> list[GameCard]:
     names = selectors.seat_names(board)
     games = selectors.scorecard_games(board, confirmations=True)
     # the chart names the sides by letter: the pairs' names stand once above it (issue 17)

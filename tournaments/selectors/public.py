@@ -171,14 +171,19 @@ def public_entry(tournament: Tournament, entry_id: int) -> Entry:
 
 
 def public_board(tournament: Tournament, board_id: int) -> Board:
-    """A board of a public round, with its round, team match, pairs, players and clubs."""
-    try:
-        return Board.objects.select_related(
-            "round", "team_match__club_a", "team_match__club_b", "pair_a__pair__player_1", "pair_a__pair__player_2", "pair_a__pair__club",
-            "pair_b__pair__player_1", "pair_b__pair__player_2", "pair_b__pair__club",
-        ).get(id=board_id, round__tournament=tournament, round__status__in=RoundQuerySet.PUBLIC_STATUSES)
-    except Board.DoesNotExist:
-        raise NotFound(message="No such board") from None
+    """A board of a public round, with its round, team match, pairs, players and clubs (read once per
+    publisher's render for the board's page, its live part and its JSON: ``memo``)."""
+    def read() -> Board:
+        try:
+            return Board.objects.select_related(
+                "round", "team_match__club_a", "team_match__club_b", "pair_a__pair__player_1",
+                "pair_a__pair__player_2", "pair_a__pair__club", "pair_b__pair__player_1", "pair_b__pair__player_2",
+                "pair_b__pair__club",
+            ).get(id=board_id, round__tournament=tournament, round__status__in=RoundQuerySet.PUBLIC_STATUSES)
+        except Board.DoesNotExist:
+            raise NotFound(message="No such board") from None
+
+    return remembered(("public_board", tournament.pk, board_id), read)
 
 
 def public_club(tournament: Tournament, club_id: int) -> tuple[Club, list[Entry]]:

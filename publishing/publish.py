@@ -3,6 +3,9 @@
 Pages come in groups, each with a fingerprint of what it shows (``tournaments.selectors.fingerprint``, and
 one query for every board's):
 
+* ``standings``: the standings' JSON and whole table, with a record and a lock of their own
+  (``render_standings``): the worker renders them as soon as it stores a new snapshot, and a render here
+  only when their fingerprint moved since;
 * ``event``: home, standings (and its polled fragment) and their JSON;
 * ``round:N``: a round's pairings, its fragment and JSON; ``board:ID``: a scorecard, its fragment and JSON;
 * ``results``: the rounds' list, statistics, clubs, every pair's and club's page (1,000 pair pages are the

@@ -60,6 +60,8 @@ def standings_recompute(tournament_id: int, owner: bool = False) -> bool:
     def again(seconds: float) -> None:
         standings_recompute.apply_async(args=[tournament_id, True], countdown=seconds, retry=False)
 
+    # a retry (a database error) gave its lease back when it failed: it comes back as a call like any other
+    owner = owner and not standings_recompute.request.retries
     _, stored = coalesced(f"standings:{tournament_id}", run, again=again, gap=STANDINGS_GAP_SECONDS, owner=owner)
     return bool(stored)
 

@@ -247,8 +247,7 @@ class Drills:
         found.append(Check("standings caught up once Redis was back (outbox sweep)", settled.ok,
                            f"{settled.detail} ({time.monotonic() - back:.1f}s after Redis came back)"))
         found.append(await self.published_current("the published standings caught up too (publisher)", 60, back))
-        up = self.stack.worker is not None and self.stack.worker.poll() is None \
-            and self.stack.publisher is not None and self.stack.publisher.poll() is None
+        up = self.services_up(60)
         found.append(Check("the worker and the publisher are up after the outage", up,
                            f"restarted by the stack (Docker's restart policy): {self.stack.restarts or 'none'}"))
         if self.stack.restarts:
@@ -257,6 +256,18 @@ class Drills:
                 "AttributeError ... 'hostname'\", docs/operations.md)")
         found += self.standings_checks()
         return found
+
+    def services_up(self, timeout: float) -> bool:
+        """The worker and the publisher running within ``timeout`` seconds: one that exited on the broker's loss is
+        being started again by the stack's supervisor (Docker's restart policy), which holds the stack's lock
+        until the new process says it is ready; until then the dead process is still the one on record."""
+        deadline = time.monotonic() + timeout
+        while True:
+            with self.stack._lock:  # a restart in progress finishes first
+                up = all(p is not None and p.poll() is None for p in (self.stack.worker, self.stack.publisher))
+            if up or time.monotonic() >= deadline:
+                return up
+            time.sleep(0.5)
 
     async def published_current(self, what: str, timeout: float, since: float) -> Check:
         """Wait until the public standings (the published file, served by Django or Caddy) show the order

@@ -11,10 +11,22 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from django.db import connection
 from django.db.models import Prefetch, QuerySet
 
 from tournaments.errors import NotFound
-from tournaments.models import Board, Club, Entry, Game, GameConfirmation, Hand, Player, Round, Tournament
+from tournaments.models import (
+    Board,
+    Club,
+    Entry,
+    Game,
+    GameConfirmation,
+    Hand,
+    Pair,
+    Player,
+    Round,
+    Tournament,
+)
 from tournaments.models.querysets import RoundQuerySet
 
 from .memo import active, remembered
@@ -109,10 +121,6 @@ LEFT JOIN {club} ec ON ec.id = e.club_id WHERE e.tournament_id = %s
 
 
 def _entries_digest(tournament: Tournament) -> str | None:
-    from django.db import connection
-
-    from tournaments.models import Pair
-
     if not active() or connection.vendor != "postgresql":
         return None
     q = connection.ops.quote_name

@@ -97,6 +97,7 @@ if DATABASES["default"]["ENGINE"].endswith("postgresql"):
     # default for transaction-pooling proxies (PgBouncer); none stands between it and PostgreSQL here, and
     # on the national day planning was most of the database's time (the tablet's board read, a 13-table join,
     # about 10 ms to plan). DATABASE_PREPARE=off restores Django's defaults (behind such a proxy).
+    # docs/adr/0016-postgresql-prepared-statements.md
     if os.environ.get("DATABASE_PREPARE", "on").lower() not in {"off", "0", "false", "no"}:
         DATABASES["default"]["OPTIONS"].update({"server_side_binding": True, "prepare_threshold": 5})
 elif DATABASES["default"]["ENGINE"].endswith("sqlite3"):

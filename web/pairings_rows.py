@@ -9,6 +9,7 @@ text escaped and the board and pair addresses reversed once per event.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Iterable
 from functools import lru_cache
 
@@ -18,6 +19,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from tournaments.models import Entry
 from tournaments.selectors import BoardSummary
+from tournaments.selectors.memo import kept_with
 from web.presenters import forfeit_words
 from web.public_words import Seat
 from web.standings_rows import STAND_IN_ID, with_id
@@ -68,8 +70,14 @@ def _games(b: BoardSummary) -> str:
 
 
 def pairing_row(b: BoardSummary, slug: str) -> SafeString:
-    """One board of the round (a bye: the pair and no table) as a list item."""
+    """One board of the round (a bye: the pair and no table) as a list item; inside a render, kept across
+    renders while the board's summary is the same (``memo.kept_with``: 500 rows at 1,000 pairs, about twenty of
+    them changed a render)."""
     board_pattern, pair_pattern = _patterns(slug)
+    return kept_with(b, ("pairing_row", b.board.id, board_pattern), lambda: _row(b, board_pattern, pair_pattern))
+
+
+def _row(b: BoardSummary, board_pattern: str, pair_pattern: str) -> SafeString:
     if b.is_bye:
         number = '<span class="bye-word">bye</span>'
     else:
@@ -84,10 +92,30 @@ def pairing_row(b: BoardSummary, slug: str) -> SafeString:
     return mark_safe(html)  # noqa: S308 - every text above is escaped
 
 
+#: "Where do I sit?" lists kept by what they show (``seat_items``): a round's seating changes when it is
+#: drafted, not with its hands, and at 1,000 pairs its 2,000 items took about 20 ms of CPU a render.
+KEPT_SEAT_LISTS = 8
+_kept_seats: OrderedDict[tuple[object, ...], SafeString] = OrderedDict()
+
+
 def seat_items(seats: Iterable[Seat], slug: str) -> SafeString:
     """"Where do I sit?": every player A to Z as list items (the template's markup, 2,000 of them at 1,000
-    pairs), each table linked to its board."""
+    pairs), each table linked to its board; kept while the same seats are asked for."""
     board_pattern, _pair = _patterns(slug)
+    listed = list(seats)
+    key = (board_pattern, tuple((s.name, s.table, s.side, s.seats, s.board_id) for s in listed))
+    kept = _kept_seats.get(key)
+    if kept is not None:
+        _kept_seats.move_to_end(key)
+        return kept
+    made = _seat_items(listed, board_pattern)
+    _kept_seats[key] = made
+    while len(_kept_seats) > KEPT_SEAT_LISTS:
+        _kept_seats.popitem(last=False)
+    return made
+
+
+def _seat_items(seats: list[Seat], board_pattern: str) -> SafeString:
     out = []
     for s in seats:
         name = _e(s.name)

@@ -6,15 +6,19 @@ published change's CPU (about 0.8 s at 1,000 pairs: a ``{% url %}`` and a locali
 each row is put together in Python with the same markup and the same escaping as the template it replaces
 (``templates/public/_standings_table.html`` keeps the caption and the empty table's sentence), the pair
 address is reversed once per table, and inside the publisher's render memo (``tournaments.selectors.memo``)
-the rows of one table are built once for all the pages that show them.
+the rows of one table are built once for all the pages that show them, and across renders the rows built
+are kept while what they show is the same (``_KEPT``): a large event's whole table changes with a new
+snapshot (a confirmed game), not with each hand, and every change's render shows it on the standings page.
 """
 
 from __future__ import annotations
 
+import hashlib
+from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
-from django.urls import reverse
+from django.urls import get_script_prefix, reverse
 from django.utils.formats import localize
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
@@ -23,6 +27,12 @@ from tournaments.selectors.memo import remembered
 from tournaments.selectors.snapshots import Standings, StandingsRow
 
 STAND_IN_ID = 987654321  # reversed once, then replaced by each pair's id (web.pairings_rows too)
+
+#: Rows built, kept across renders by a digest of everything they show (``_digest``): at 1,000 pairs a table's
+#: rows take about 70 ms of CPU to build and its digest about 4. A few tables (two per event: the whole table
+#: and its top), each up to about 2 MB of text.
+KEPT_TABLES = 8
+_KEPT: OrderedDict[str, tuple[str, str]] = OrderedDict()
 
 
 def with_id(pattern: str, object_id: int) -> str:
@@ -97,11 +107,40 @@ def _build(standings: Standings, slug: str, main_index: int | None, highlight: i
     return "".join(phone), "".join(wide)
 
 
+def _digest(rows: Sequence[StandingsRow], columns: Sequence[Any], slug: str, main_index: int | None,
+            highlight: int | None) -> str:
+    """A digest of what ``_build`` reads: the columns, the address's parts and each row's rank, names, pair,
+    figures and forfeits (the language is the process's, so it is not in it)."""
+    digest = hashlib.blake2b(repr((list(columns), slug, get_script_prefix(), main_index, highlight)).encode(),
+                             digest_size=16)
+    for row in rows:
+        raw = row.raw
+        digest.update(repr((row.rank, row.name, row.club, row.entry.id if row.entry else None, row.values,
+                            raw.get("forfeits_won"), raw.get("forfeits_lost"))).encode())
+    return digest.hexdigest()
+
+
+def _kept_build(standings: Standings, slug: str, main_index: int | None, highlight: int | None,
+                limit: int | None) -> tuple[str, str]:
+    rows = standings.rows if limit is None else standings.rows[:limit]
+    key = _digest(rows, standings.columns, slug, main_index, highlight)
+    kept = _KEPT.get(key)
+    if kept is not None:
+        _KEPT.move_to_end(key)
+        return kept
+    built = _build(standings, slug, main_index, highlight, limit)
+    _KEPT[key] = built
+    while len(_KEPT) > KEPT_TABLES:
+        _KEPT.popitem(last=False)
+    return built
+
+
 def standings_rows(standings: Standings, *, slug: str, main_index: int | None, highlight: int | None = None,
                    limit: int | None = None) -> tuple[SafeString, SafeString]:
     """(the phone's ``<li>`` rows, the wide table's ``<tr>`` rows) of the first ``limit`` rows (all when
-    None); made once per table and arguments inside a render memo."""
+    None); made once per table and arguments inside a render memo, and kept across renders while what they
+    show is the same."""
     key = ("standings_rows", id(standings), slug, main_index, highlight, limit)
     # the table is kept with its rows, so its id is not reused while the memo holds them
-    _table, phone, wide = remembered(key, lambda: (standings, *_build(standings, slug, main_index, highlight, limit)))
+    _table, phone, wide = remembered(key, lambda: (standings, *_kept_build(standings, slug, main_index, highlight, limit)))
     return mark_safe(phone), mark_safe(wide)  # noqa: S308 - every text above is escaped

@@ -12,7 +12,15 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from publishing import files, publish
-from tournaments.selectors import latest_snapshot, public, round_boards, standings, tournament_entries
+from tournaments.selectors import boards as boards_module
+from tournaments.selectors import (
+    latest_snapshot,
+    public,
+    round_boards,
+    snapshots,
+    standings,
+    tournament_entries,
+)
 from tournaments.selectors.memo import active, render_memo
 
 pytestmark = pytest.mark.django_db
@@ -72,6 +80,8 @@ def test_the_memo_is_off_outside_a_render_and_dropped_after_it(publish_root: Pat
     tournament, board = _event(4)
     round_ = board.round
     public._kept.clear()
+    boards_module._kept_rounds.clear()
+    snapshots._kept_snapshots.clear()
 
     def reads() -> int:
         with CaptureQueriesContext(connection) as queries:
@@ -90,7 +100,8 @@ def test_the_memo_is_off_outside_a_render_and_dropped_after_it(publish_root: Pat
         with render_memo():  # a nested block shares the open memo
             assert reads() == 0
         assert tournament_entries(tournament) is tournament_entries(tournament)
-    # the entries read once, not by the boards and the standings again (and, on PostgreSQL, their digest:
-    # the read kept across renders, tests/tournaments/test_entries_kept.py)
-    assert first == outside - 2 + (connection.vendor == "postgresql")
+    # the entries read once, not by the boards and the standings again (and, on PostgreSQL, their digest, the
+    # boards' digests and the newest snapshot's version: the reads kept across renders,
+    # tests/tournaments/test_entries_kept.py, test_boards_kept.py and test_snapshot_kept.py)
+    assert first == outside - 2 + 3 * (connection.vendor == "postgresql")
     assert not active() and reads() == outside  # dropped when the render ends

@@ -75,3 +75,22 @@ def test_the_players_a_to_z_are_the_markup_the_template_wrote():
     want = Template(SEATS_LEGACY).render(Context({"seats": seats, "tournament": t}))
     assert seat_items(seats, t.slug) == want
     assert "Zoë &lt;O&#x27;Hara&gt; &amp; co" in want
+
+
+def test_a_seat_list_is_kept_while_the_same_seats_are_asked_for():
+    from types import SimpleNamespace
+
+    from web import pairings_rows
+    from web.public_words import Seat
+
+    pairings_rows._kept_seats.clear()
+    pair = SimpleNamespace(id=1)
+    seats = [Seat("Ann", 3, "A", "1", pair, 40), Seat("Bo <b>", 3, "A", "3", pair, 40)]
+    first = pairings_rows.seat_items(seats, "gold-cup")
+    assert pairings_rows.seat_items(list(seats), "gold-cup") is first
+    assert first == pairings_rows._seat_items(seats, pairings_rows._patterns("gold-cup")[0])
+    moved = [Seat("Ann", 4, "A", "1", pair, 41), seats[1]]
+    other = pairings_rows.seat_items(moved, "gold-cup")
+    assert other is not first and "table 4" in other and "Bo &lt;b&gt;" in other
+    assert pairings_rows.seat_items(seats, "other-cup") is not first
+    pairings_rows._kept_seats.clear()

@@ -178,3 +178,31 @@ def test_a_small_event_s_phones_poll_every_few_seconds(big, monkeypatch):
     assert poll_of(page, reverse("web:standings_live", args=[big.slug])) == 5
     assert "updates itself every 5 seconds" in page
     assert poll_of(get("pairings", big.slug, 2), reverse("web:pairings_live", args=[big.slug, 2])) == 10
+
+
+def test_before_the_first_confirmed_game_a_large_event_shows_its_first_tables_only(monkeypatch):
+    """No table yet (no game confirmed): the live fragment lists the first tables in play, not every board (a
+    1,000-pair event's 500), and says how many more; the page polls at a large event's pace."""
+    monkeypatch.setattr(public, "LIVE_ALL_UPTO", 6)
+    monkeypatch.setattr(public, "LIVE_TOP", 3)
+    t = make_tournament(pairs=10)
+    r1 = make_round(t, 1, Round.Status.IN_PLAY)
+    for i, b in enumerate(r1.boards.order_by("table"), 1):
+        play_game(b, 1, seed=60 + i, hands=1)
+    live = get("standings_live", t.slug)
+    shown = [int(n) for n in re.findall(r'<span class="table">Table (\d+)</span>', live)]
+    assert shown == [1, 2, 3]
+    assert "The first 3 tables are shown; 2 more boards in play" in live
+    assert reverse("web:pairings", args=[t.slug, 1]) in live
+    page = get("standings", t.slug)
+    assert f'data-poll-seconds="{public.poll_seconds("standings", pairs=1000)}"' in page
+
+
+def test_a_small_event_before_its_first_confirmed_game_shows_every_board():
+    t = make_tournament(pairs=10)
+    r1 = make_round(t, 1, Round.Status.IN_PLAY)
+    for i, b in enumerate(r1.boards.order_by("table"), 1):
+        play_game(b, 1, seed=80 + i, hands=1)
+    live = get("standings_live", t.slug)
+    assert len(re.findall(r'<span class="table">Table (\d+)</span>', live)) == 5
+    assert "more board" not in live

@@ -1,5 +1,6 @@
 """The standings rows built in Python (web/standings_rows.py) are the markup the template wrote before, and
-inside a render memo a table's rows are built once for every page that shows them."""
+inside a render memo a table's rows are built once for every page that shows them; across renders the rows
+are kept while everything they show is the same."""
 
 from __future__ import annotations
 
@@ -36,6 +37,13 @@ LEGACY = """{% load hangjack %}
 
 COLUMNS = [("played", "P", "boards played"), ("match_points", "MP", "match points"),
            ("buchholz", "Buch.", "Buchholz"), ("chalk_difference", "+/-", "chalk <difference>")]
+
+
+@pytest.fixture(autouse=True)
+def _nothing_kept():
+    module._KEPT.clear()
+    yield
+    module._KEPT.clear()
 
 
 def _row(rank, entry_id, name, club, values, **raw):
@@ -78,8 +86,8 @@ def test_a_limit_shows_the_first_rows_only():
 
 def test_inside_a_render_memo_a_table_is_built_once(monkeypatch):
     calls = []
-    build = module._build
-    monkeypatch.setattr(module, "_build", lambda *a: calls.append(a) or build(*a))
+    build = module._kept_build
+    monkeypatch.setattr(module, "_kept_build", lambda *a: calls.append(a) or build(*a))
     standings = _table()
     with render_memo():
         first = module.standings_rows(standings, slug="s", main_index=1)
@@ -89,3 +97,67 @@ def test_inside_a_render_memo_a_table_is_built_once(monkeypatch):
     module.standings_rows(standings, slug="s", main_index=1)
     module.standings_rows(standings, slug="s", main_index=1)
     assert len(calls) == 4  # outside a render nothing is remembered
+
+
+def _built_counter(monkeypatch):
+    calls = []
+    build = module._build
+    monkeypatch.setattr(module, "_build", lambda *a: calls.append(a) or build(*a))
+    return calls
+
+
+def test_across_renders_the_rows_are_kept_while_what_they_show_is_the_same(monkeypatch):
+    calls = _built_counter(monkeypatch)
+    with render_memo():
+        first = module.standings_rows(_table(), slug="s", main_index=1)
+    with render_memo():  # the next render: a new snapshot read with the same rows
+        again = module.standings_rows(_table(), slug="s", main_index=1)
+    assert again == first and len(calls) == 1
+
+
+def _changed(what):
+    table = _table()
+    row = table.rows[1]
+    if what == "value":
+        row.values[2] = 11
+    elif what == "rank":
+        row.rank = 2
+    elif what == "name":
+        row.name = "Cy O'Neill"
+    elif what == "club":
+        row.club = "Arima"
+    elif what == "pair":
+        row.entry = SimpleNamespace(id=99)
+    elif what == "forfeits":
+        row.raw = {**row.raw, "forfeits_lost": 1}
+    elif what == "column":
+        table.columns[1] = ("match_points", "Pts", "match points")
+    elif what == "order":
+        table.rows[1], table.rows[2] = table.rows[2], table.rows[1]
+    return table
+
+
+@pytest.mark.parametrize("what", ["value", "rank", "name", "club", "pair", "forfeits", "column", "order"])
+def test_anything_the_rows_show_that_changed_builds_them_again(monkeypatch, what):
+    calls = _built_counter(monkeypatch)
+    module.standings_rows(_table(), slug="s", main_index=1)
+    table = _changed(what)
+    phone, wide = module.standings_rows(table, slug="s", main_index=1)
+    assert len(calls) == 2
+    assert (phone, wide) == tuple(module.mark_safe(part) for part in module._build(table, "s", 1, None, None))
+
+
+@pytest.mark.parametrize("arguments", [{"slug": "t", "main_index": 1}, {"slug": "s", "main_index": 2},
+                                       {"slug": "s", "main_index": 1, "highlight": 12},
+                                       {"slug": "s", "main_index": 1, "limit": 2}])
+def test_other_arguments_build_them_again(monkeypatch, arguments):
+    calls = _built_counter(monkeypatch)
+    first = module.standings_rows(_table(), slug="s", main_index=1)
+    other = module.standings_rows(_table(), **arguments)
+    assert len(calls) == 2 and other != first
+
+
+def test_only_a_few_tables_are_kept(monkeypatch):
+    for number in range(module.KEPT_TABLES + 3):
+        module.standings_rows(_table(), slug=f"event-{number}", main_index=1)
+    assert len(module._KEPT) == module.KEPT_TABLES

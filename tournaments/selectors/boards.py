@@ -11,13 +11,14 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
+from django.db import connection
 from django.db.models import Prefetch, Q
 
 from tournaments.models import Board, Entry, Game, Hand, Round, TeamMatch, Tournament
 from tournaments.models.querysets import RoundQuerySet
 
-from .memo import remembered
-from .public import tournament_entries
+from .memo import active, remembered
+from .public import forget_lazy, tournament_entries
 
 STATUS_LABELS = {
     "waiting": "waiting",
@@ -159,21 +160,89 @@ def summarise(board: Board, entries: Mapping[int, Entry]) -> BoardSummary:
 
 
 def board_summary(board: Board) -> BoardSummary:
-    """One board's summary, its pairs taken from the board itself (load them with ``select_related``)."""
+    """One board's summary, its pairs taken from the board itself (load them with ``select_related``). Inside
+    a publisher's render, its round's summary of it (``round_boards``: read once per render and kept across
+    renders), where summarising it alone cost two or more queries (its games, each game's hands) for each
+    of the board's page and live part: about a third of a changed board's render on the national day."""
+    if active() and board.round_id is not None:
+        by_id = remembered(("round_boards_by_id", board.round_id),
+                           lambda: {s.board.id: s for s in round_boards(board.round)})
+        summary = by_id.get(board.id)
+        if summary is not None:
+            return summary
     return summarise(board, {board.pair_a_id: board.pair_a, **({board.pair_b_id: board.pair_b} if board.pair_b else {})})
 
 
 def round_boards(round_: Round, entries: Mapping[int, Entry] | None = None) -> list[BoardSummary]:
     """Every board of a round, tables in order and the bye last (read once per publisher's render when
-    ``entries`` is not given: ``memo``)."""
+    ``entries`` is not given: ``memo``; on PostgreSQL each board's summary kept across renders while its rows
+    are the same: ``_kept_summaries``)."""
     def read() -> list[BoardSummary]:
         pairs = entries if entries is not None else tournament_entries(round_.tournament)
-        boards = Board.objects.filter(round=round_).prefetch_related(_live_games())
-        summaries = [summarise(b, pairs) for b in boards]
+        digests = _boards_digests(round_) if entries is None else None
+        if digests is not None:
+            summaries = _kept_summaries(round_, pairs, digests)
+        else:
+            boards = Board.objects.filter(round=round_).prefetch_related(_live_games())
+            summaries = [summarise(b, pairs) for b in boards]
         summaries.sort(key=lambda s: (s.table is None, s.table or 0, s.board.id))
         return summaries
 
     return read() if entries is not None else remembered(("round_boards", round_.pk), read)
+
+
+# ---- a round's boards kept across renders (the publisher's process) ---------------------------------------
+#: At 1,000 pairs a round's 500 boards with their games and hands are about 6,000 model instances, 100-190 ms
+#: of CPU a render, while a render on the national day follows the hands of about twenty boards. Inside a
+#: render on PostgreSQL each board's summary is kept with a digest of the rows it was made from (the board's,
+#: its games' and the number of its active hands: ``_BOARDS_DIGEST``, each row's ``xmin`` and ``ctid`` as the
+#: entries' digest in ``public.py``), and only the boards whose digest moved are read again. The summaries
+#: name the render's entries, so new entries (a name changed) make every board's summary again. Relations a
+#: page loaded lazily are dropped before each reuse. Requests (no memo) and SQLite never keep anything.
+KEPT_ROUNDS = 8
+_kept_rounds: dict[int, tuple[Mapping[int, Entry], dict[int, tuple[str, BoardSummary]]]] = {}
+_BOARDS_DIGEST = """
+SELECT b.id, concat_ws(',', b.xmin, b.ctid, g.games, h.hands)
+FROM {board} b
+LEFT JOIN LATERAL (SELECT string_agg(concat_ws(':', x.id, x.xmin, x.ctid), ';' ORDER BY x.id) AS games
+                   FROM {game} x WHERE x.board_id = b.id) g ON true
+LEFT JOIN LATERAL (SELECT count(*) AS hands FROM {hand} y JOIN {game} z ON z.id = y.game_id
+                   WHERE z.board_id = b.id AND y.status = %s) h ON true
+WHERE b.round_id = %s
+"""
+
+
+def _boards_digests(round_: Round) -> dict[int, str] | None:
+    if not active() or connection.vendor != "postgresql":
+        return None
+    q = connection.ops.quote_name
+    sql = _BOARDS_DIGEST.format(board=q(Board._meta.db_table), game=q(Game._meta.db_table),
+                                hand=q(Hand._meta.db_table))
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [Hand.Status.ACTIVE, round_.pk])
+        return {int(board_id): str(digest) for board_id, digest in cursor.fetchall()}
+
+
+def _kept_summaries(round_: Round, entries: Mapping[int, Entry], digests: dict[int, str]) -> list[BoardSummary]:
+    """The round's summaries: those kept whose board's digest is the same (read before the boards, so a change
+    between the two is read again next time), the others read and summarised now."""
+    kept_entries, kept = _kept_rounds.get(round_.pk, (None, {}))
+    if kept_entries is not entries:
+        kept = {}
+    summaries: dict[int, tuple[str, BoardSummary]] = {}
+    for board_id, digest in digests.items():
+        old = kept.get(board_id)
+        if old is not None and old[0] == digest:
+            forget_lazy(old[1].board, keep=())
+            summaries[board_id] = old
+    missing = [board_id for board_id in digests if board_id not in summaries]
+    if missing:
+        for board in Board.objects.filter(round=round_, pk__in=missing).prefetch_related(_live_games()):
+            summaries[board.pk] = (digests[board.pk], summarise(board, entries))
+    if len(_kept_rounds) >= KEPT_ROUNDS and round_.pk not in _kept_rounds:
+        _kept_rounds.pop(next(iter(_kept_rounds)))
+    _kept_rounds[round_.pk] = (entries, summaries)
+    return [summary for _digest, summary in summaries.values()]
 
 
 def round_team_matches(round_: Round) -> list[TeamMatch]:

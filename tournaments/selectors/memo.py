@@ -7,6 +7,9 @@ views; each view reads the event's entries, the shown round's boards and the sta
 dropped when the block ends. Outside such a block (every request Django serves) nothing is remembered:
 ``remembered`` just calls the read.
 
+``kept_with`` keeps what is made of an object kept across renders (a board's summary: ``boards.round_boards``)
+for as long as that same object comes back: a pairings row, a board's JSON.
+
 The memo lives in a ``ContextVar``, so it belongs to the render that opened it (a thread or task of its
 own sees none). The values are shared, not copied: the views and templates only read them.
 """
@@ -51,3 +54,25 @@ def remembered(key: Hashable, read: Callable[[], T]) -> T:
     except KeyError:
         value = memo[key] = read()
         return value
+
+
+#: ``kept_with``'s values: (kind, id) -> (the object they were made of, the value). One per board and kind at
+#: most: a national day's 500 boards make about 1,000.
+KEPT_WITH_MOST = 20_000
+_kept_with: dict[Hashable, tuple[object, Any]] = {}
+
+
+def kept_with(source: object, key: Hashable, make: Callable[[], T]) -> T:
+    """``make()``, kept across renders under ``key`` (a kind and an id) while it is asked for with the very same
+    ``source`` object, which must not change while kept: a board's summary kept by ``boards.round_boards``
+    (made again, a new object, when anything it shows changed). Outside a render, every time."""
+    if _memo.get() is None:
+        return make()
+    kept = _kept_with.get(key)
+    if kept is not None and kept[0] is source:
+        return kept[1]  # type: ignore[no-any-return]
+    value = make()
+    if len(_kept_with) >= KEPT_WITH_MOST and key not in _kept_with:
+        _kept_with.clear()
+    _kept_with[key] = (source, value)
+    return value

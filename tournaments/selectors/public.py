@@ -140,16 +140,17 @@ def kept_entries(tournament: Tournament, digest: str | None) -> dict[int, Entry]
         _kept.pop(tournament.pk, None)
         return None
     for entry in kept[1].values():
-        _forget_lazy(entry, keep=("pair", "club"))
+        forget_lazy(entry, keep=("pair", "club"))
         entry._state.fields_cache["tournament"] = tournament
-        _forget_lazy(entry.pair, keep=("player_1", "player_2", "club"))
+        forget_lazy(entry.pair, keep=("player_1", "player_2", "club"))
         for other in (entry.pair.player_1, entry.pair.player_2, entry.pair.club, entry.club):
             if other is not None:
-                _forget_lazy(other, keep=())
+                forget_lazy(other, keep=())
     return kept[1]
 
 
-def _forget_lazy(instance: object, keep: tuple[str, ...]) -> None:
+def forget_lazy(instance: object, keep: tuple[str, ...]) -> None:
+    """Drop the relations loaded on ``instance`` but those in ``keep``, and its prefetched lists."""
     cache = instance._state.fields_cache  # type: ignore[attr-defined]
     for name in [name for name in cache if name not in keep]:
         del cache[name]

@@ -108,14 +108,18 @@ def _bound_live(ctx: dict[str, Any]) -> None:
     many boards are left out. Final results are never bounded: nothing polls them."""
     rows = ctx["standings"].rows
     ctx["rows_total"] = len(rows)
-    if len(rows) <= LIVE_ALL_UPTO or ctx["final"]:
+    boards = ctx["live_boards"]
+    if ctx["final"]:
+        return
+    if len(rows) <= LIVE_ALL_UPTO:
+        if 2 * len(boards) > LIVE_ALL_UPTO:  # a large event before its first confirmed game: no table yet
+            ctx["live_boards"], ctx["live_more"], ctx["live_first"] = boards[:LIVE_TOP], len(boards) - LIVE_TOP, True
         return
     limit = LIVE_TOP
     while limit < len(rows) and rows[limit].rank == rows[limit - 1].rank:
         limit += 1  # "20=" and "20=": both or neither
     ctx["rows_limit"] = limit
     leaders = {row.entry.id for row in rows[:limit] if row.entry}
-    boards = ctx["live_boards"]
     shown = [b for b in boards if b.board.pair_a_id in leaders or b.board.pair_b_id in leaders][:limit]
     ctx["live_boards"], ctx["live_more"] = shown, len(boards) - len(shown)
 
@@ -150,7 +154,8 @@ def _standings_context(request: HttpRequest, slug: str) -> dict[str, Any]:
     )
     _standings_words(ctx)
     _bound_live(ctx)
-    ctx["poll_seconds"] = poll_seconds("standings", pairs=ctx["rows_total"])
+    # the event's size: its table's rows, or before the first confirmed game the pairs at its boards
+    ctx["poll_seconds"] = poll_seconds("standings", pairs=max(ctx["rows_total"], 2 * len(boards)))
     ctx["whole_poll_seconds"] = WHOLE_TABLE_POLL
     ctx["share_text"] = public_words.standings_text(tournament, ctx["standings"], ctx["caption"], ctx["updated_at"])
     if ctx["club_teams"]:

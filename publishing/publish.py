@@ -22,9 +22,12 @@ every group and withdraws the event's files that no longer answer (a re-drafted 
 pair). A tournament deleted or unpublished has its folders withdrawn at once.
 
 Merging: one render per event at a time (a file lock per event, so renders never overtake each other), and
-a second between them: a message arriving within a second of the end of the last render (those queued while
-it ran included) adds its hints to the event's pending set and, unless one is already due, schedules one
-deferred render for the rest of the second.
+a pause between them (``MIN_INTERVAL``, a second, or ``RENDER_PACE`` times the last render's own time when
+longer): a message arriving within it (those queued while the render ran included) adds its hints to the
+event's pending set and, unless one is already due, schedules one deferred render for the rest of the pause.
+The standings are recomputed by the change's own message to the worker, which renders a new snapshot's
+standings and then asks for the event's render (``publishing.tasks.publish_standings``); eager, a render with
+the ``standings`` hint recomputes them first.
 Under ``task_always_eager`` (``make run``, tests) there is no worker to defer to: each message renders at
 once. Fingerprints are read before rendering, so a change during a render leaves them stale and the next
 render or sweep publishes it.
@@ -44,7 +47,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
-from django.db import OperationalError, connection, transaction
+from django.db import connection, transaction
 from django.db.models import Max
 
 from tournaments.models import Board, Entry, Tournament
@@ -70,6 +73,14 @@ MIN_INTERVAL = 1.0
 #: queued (1,100-1,500 pages, 13-47 s on the niced publisher), back to back, and the standings waited for it:
 #: freshness p95 26 s with a p50 of 1.4 s.
 SWEEP_BOARD_SECONDS = 2.0
+#: ... and no sooner than this many times the last render's own (wall) time after it: the renders of one event
+#: take at most about 1 / (1 + RENDER_PACE) of a publisher's process, and less of a busy box, whose renders take
+#: longer. At 1 (the interval alone), each render made cheaper on the national day of 2026-12-06 only made the
+#: renders more frequent (145 renders of 2.2 s in a five-minute check, then 261 of 1.0 s): the publisher
+#: kept its 0.45 of a core, the scorers' requests waited behind it. A board's page then shows a hand within
+#: about (1 + 2 x RENDER_PACE) renders' time; the standings' JSON and table do not wait for it (the worker
+#: renders them with each new snapshot: ``publish_standings``).
+RENDER_PACE = 1.5
 SITE_KEY = "_site"
 
 
@@ -379,37 +390,29 @@ def _render_event(tournament: Tournament, hints: dict[str, Any], state: dict[str
     return outcome
 
 
-#: How long a render waits for the tournament's row (a recomputation or a pairing holding it) before it gives
-#: up: the task raises OperationalError and is retried with backoff (``publishing.tasks``), never holding
-#: the event's render lock and its worker process behind the row for long.
+#: How long an eager render waits for the tournament's row (a recomputation or a pairing holding it) before
+#: it gives up: the task raises OperationalError and is retried with backoff (``publishing.tasks``).
 STANDINGS_LOCK_TIMEOUT = "5s"
-#: Under a worker a render does not wait for the row at all: the worker's own recomputation of the same
-#: confirmation usually holds it for a moment, and a render that waited (and, past the timeout, was retried
-#: with a backoff of 2, 4, 8... s) left the standings tens of seconds stale on the national day of
-#: 2026-12-06 (freshness p95 41 s, p50 1.5 s). It is deferred ``BUSY_RETRY_SECONDS`` with its hints kept and
-#: tries again, for ``BUSY_AT_MOST_SECONDS``; after that it waits as above.
-BUSY_RETRY_SECONDS = 0.25
-BUSY_AT_MOST_SECONDS = 10.0
-LOCK_NOT_AVAILABLE = "55P03"  # PostgreSQL's SQLSTATE for NOWAIT (and lock_timeout) on a held row
 
 
-def _standings_recompute(tournament_id: int, *, nowait: bool = False) -> bool:
-    """Bring the standings up to date before rendering them (the ``standings`` hint), waiting at most
-    ``STANDINGS_LOCK_TIMEOUT`` for the tournament's row on PostgreSQL, or, with ``nowait``, not at all: False
-    when the row is held by another transaction."""
+def _standings_recompute(tournament_id: int) -> None:
+    """Bring the standings up to date before rendering them (the ``standings`` hint, eager only: under a worker
+    the change's own recomputation message does it, and the worker's render of the new snapshot asks for the
+    event's render after it: ``publish_standings``), waiting at most ``STANDINGS_LOCK_TIMEOUT`` for the
+    tournament's row on PostgreSQL."""
     from tournaments.services.standings import tournament_standings_recompute
 
-    try:
-        with transaction.atomic():
-            if connection.vendor == "postgresql":
-                with connection.cursor() as cursor:
-                    cursor.execute(f"SET LOCAL lock_timeout = '{STANDINGS_LOCK_TIMEOUT}'")
-            tournament_standings_recompute(tournament_id=tournament_id, nowait=nowait)
-    except OperationalError as exc:
-        if nowait and getattr(exc.__cause__, "sqlstate", None) == LOCK_NOT_AVAILABLE:
-            return False
-        raise
-    return True
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute(f"SET LOCAL lock_timeout = '{STANDINGS_LOCK_TIMEOUT}'")
+        tournament_standings_recompute(tournament_id=tournament_id)
+
+
+def render_interval(state: dict[str, Any]) -> float:
+    """How long after a render's end the next may start: ``MIN_INTERVAL``, or ``RENDER_PACE`` times the last
+    render's own time when longer."""
+    return max(MIN_INTERVAL, RENDER_PACE * float(state.get("render_seconds", 0.0)))
 
 
 def publish_event(tournament_id: int, hints: dict[str, Any] | None = None, *,
@@ -439,7 +442,7 @@ def publish_event(tournament_id: int, hints: dict[str, Any] | None = None, *,
             state = load_state(slug)
             now = time.time()
             merged = merge_hints(state.pop("pending", {}), hints)
-            wait = float(state.get("rendered_at", 0)) + MIN_INTERVAL - now
+            wait = float(state.get("rendered_at", 0)) + render_interval(state) - now
             if defer is not None and wait > 0 and not hints.get("deferred"):
                 state["pending"] = merged
                 if float(state.get("deferred_until", 0)) <= now:
@@ -447,21 +450,12 @@ def publish_event(tournament_id: int, hints: dict[str, Any] | None = None, *,
                     defer(wait)
                 save_state(slug, state)
                 return Outcome(deferred=True)
-            if merged.get("standings"):
-                busy_since = float(state.get("busy_since", now))
-                nowait = defer is not None and now - busy_since < BUSY_AT_MOST_SECONDS
-                if not _standings_recompute(tournament.pk, nowait=nowait):
-                    assert defer is not None  # nowait only under a worker
-                    state.update(pending=merged, busy_since=busy_since)
-                    if float(state.get("deferred_until", 0)) <= now:  # one run asked for, however many wait
-                        state["deferred_until"] = now + BUSY_RETRY_SECONDS
-                        defer(BUSY_RETRY_SECONDS)
-                    save_state(slug, state)
-                    return Outcome(deferred=True)
-                state.pop("busy_since", None)
+            if merged.get("standings") and defer is None:  # eager: no worker recomputes them first
+                _standings_recompute(tournament.pk)
             state.pop("deferred_until", None)
             outcome = _render_event(tournament, merged, state, now, schedule_results)
             state["rendered_at"] = time.time()  # when it ended: see MIN_INTERVAL
+            state["render_seconds"] = round(state["rendered_at"] - now, 3)  # see RENDER_PACE
             save_state(slug, state)
     outcome.add(publish_site(force=outcome.withdrawn))
     outcome.seconds = time.monotonic() - started

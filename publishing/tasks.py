@@ -72,10 +72,19 @@ def publish_results(tournament_id: int, token: str) -> dict[str, Any]:
 def publish_standings(tournament_id: int) -> dict[str, Any]:
     """Render the standings' JSON and whole table of a new snapshot, now (``publishing.publish``). Not on the
     "publish" queue: on the default one, with the recomputation that stored the snapshot, so the standings
-    never wait for the publisher's render in progress and the second between its renders."""
+    never wait for the publisher's render in progress and the second between its renders; the event's render
+    (its standings page) is asked for after them."""
+    from config.celery import app
+    from tournaments.services.publication import public_change
+
     from .publish import publish_standings as publish
 
     outcome = publish(tournament_id)
+    if outcome.groups and not app.conf.task_always_eager:
+        # a new snapshot: the standings page and its live part show it too (the event's group), and under a
+        # worker the publisher no longer recomputes the standings before its render: ask for one after this
+        # (eager, the change's own render recomputed them first)
+        public_change(tournament_id)
     return {"rendered": outcome.rendered, "written": outcome.written, "seconds": round(outcome.seconds, 3)}
 
 

@@ -226,6 +226,7 @@ def test_changes_arriving_during_a_long_render_go_out_together_after_it(event: A
     the queue grew all day (the national day of 2026-12-06)."""
     tournament, _round, boards, _entries = event
     monkeypatch.setattr(publish, "MIN_INTERVAL", 30.0)  # the render below lasts longer than its "second"
+    monkeypatch.setattr(publish, "RENDER_PACE", 0.0)  # the interval alone (the pace: the test at the end)
     publish.save_state(tournament.slug, {"fp": {}})
     real = publish._render_event
     clock = {"now": 1_000_000.0}
@@ -271,3 +272,29 @@ def test_the_publish_command_renders_every_published_event(event: Any, publish_r
     assert f"{tournament.name}: " in out.getvalue() and "sweep: 1 withdrawn" in out.getvalue()
     assert files.file_for(f"/t/{tournament.slug}/pairs/{entries[0].pk}/", publish_root).exists()
     assert not withdraw_me.exists()
+
+
+def test_a_long_render_paces_the_next_one(event: Any, publish_root: Path, monkeypatch: Any) -> None:
+    """The next render starts no sooner than ``RENDER_PACE`` times the last render's own time after its end
+    (``MIN_INTERVAL`` when that is longer): cheaper renders on a busy box made more renders, not a freer box
+    (the national day's check of 2026-12-06 10:31)."""
+    tournament, _round, boards, _entries = event
+    monkeypatch.setattr(publish, "MIN_INTERVAL", 1.0)
+    monkeypatch.setattr(publish, "RENDER_PACE", 1.5)
+    publish.save_state(tournament.slug, {"fp": {}})
+    real = publish._render_event
+    clock = {"now": 1_000_000.0}
+    monkeypatch.setattr(publish.time, "time", lambda: clock["now"])
+
+    def slow_render(*args: Any, **kwargs: Any) -> publish.Outcome:
+        clock["now"] += 4.0  # a render of 4 s: the next no sooner than 6 s after it
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(publish, "_render_event", slow_render)
+    deferred: list[float] = []
+    assert not publish.publish_event(tournament.pk, {"boards": [boards[0].pk]}, defer=deferred.append).deferred
+    assert publish.load_state(tournament.slug)["render_seconds"] == 4.0
+    clock["now"] += 2.0
+    assert publish.publish_event(tournament.pk, {"boards": [boards[1].pk]}, defer=deferred.append).deferred
+    assert deferred == [4.0]  # 6 s after the end, 2 s of them gone
+    assert publish.render_interval({"render_seconds": 0.2}) == 1.0  # a quick render: the interval alone

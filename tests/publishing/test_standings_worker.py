@@ -106,3 +106,44 @@ def test_the_standings_render_is_on_the_default_queue_not_behind_the_publishers_
 
     app.loader.import_default_modules()
     assert PUBLISH_STANDINGS_TASK in app.tasks
+
+
+def test_the_worker_asks_for_the_events_render_after_a_new_snapshots_files(publish_root: Path, monkeypatch: Any,
+                                                                          django_capture_on_commit_callbacks: Any):
+    """Under a worker the publisher no longer recomputes the standings before its render, so the standings
+    page and its live part would show the old snapshot until the next change: the worker's task asks for the
+    event's render once it has published a new snapshot's files (the outbox's ``publish_event``), and asks
+    nothing when there was nothing new. Eager, the change's own render recomputed them first: no message."""
+    from config.celery import app
+    from publishing import tasks
+    from tournaments.services.publication import PUBLISH_TASK
+
+    tournament, *_ = make_published_event(6)
+    _stale_snapshot(tournament)
+    sent: list[Any] = []
+    monkeypatch.setattr("tournaments.services.outbox.outbox_publish", lambda **kw: sent.append(kw))  # no broker
+    StandingsSnapshot.objects.create(tournament=tournament, after_round=1, source_hash="newer",
+                                     rows=StandingsSnapshot.objects.filter(tournament=tournament).latest("id").rows,
+                                     clubs=[])
+    before = OutboxMessage.objects.filter(task=PUBLISH_TASK).count()
+    eager = app.conf.task_always_eager
+    app.conf.task_always_eager = False  # as under a worker
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            result = tasks.publish_standings.run(tournament.pk)
+        assert result["rendered"] > 0
+        asked = OutboxMessage.objects.filter(task=PUBLISH_TASK).order_by("id")[before:]
+        assert [m.args for m in asked] == [[tournament.pk, {}]]
+        assert [m["task"] for m in sent] == [PUBLISH_TASK]  # sent once committed (here: captured)
+        with django_capture_on_commit_callbacks(execute=True):
+            assert tasks.publish_standings.run(tournament.pk)["rendered"] == 0  # the same snapshot: nothing
+        assert OutboxMessage.objects.filter(task=PUBLISH_TASK).count() == before + 1
+    finally:
+        app.conf.task_always_eager = eager
+    assert eager  # the tests run eager: the change's own render recomputed the standings, no message
+    StandingsSnapshot.objects.create(tournament=tournament, after_round=1, source_hash="newest",
+                                     rows=StandingsSnapshot.objects.filter(tournament=tournament).latest("id").rows,
+                                     clubs=[])
+    with django_capture_on_commit_callbacks(execute=True):
+        assert tasks.publish_standings.run(tournament.pk)["rendered"] > 0
+    assert OutboxMessage.objects.filter(task=PUBLISH_TASK).count() == before + 1

@@ -469,6 +469,26 @@ def publish_full(tournament_id: int) -> Outcome:
     return publish_event(tournament_id, {"full": True})
 
 
+#: An event rendered this recently is busy: its changes' messages are flowing, and what the sweep would find
+#: stale is mostly what they are about to render. The sweep (every 30 s) looks at a busy event only every
+#: ``SWEEP_BUSY_EVERY`` seconds (the net for a lost message stays); on the national day's check of 2026-12-06
+#: 10:44 its renders of boards whose messages were still queued took 3.3 s of the publisher every 30 s.
+SWEEP_BUSY_SECONDS = 10.0
+SWEEP_BUSY_EVERY = 120.0
+
+
+def _busy(state: dict[str, Any], now: float) -> bool:
+    recent = now - float(state.get("rendered_at", 0)) < SWEEP_BUSY_SECONDS
+    return recent and now - float(state.get("swept_at", 0)) < SWEEP_BUSY_EVERY
+
+
+def _due(state: dict[str, Any], now: float) -> set[str]:
+    """The board groups a deferred render is due to render (its time not long past: its message not lost)."""
+    if float(state.get("deferred_until", 0)) < now - SWEEP_BUSY_SECONDS:
+        return set()
+    return {f"board:{board_id}" for board_id in state.get("pending", {}).get("boards", [])}
+
+
 def sweep(*, schedule_results: results.Schedule | None = None) -> dict[str, int]:
     """Re-render every group whose fingerprint moved; withdraw events no longer published (Celery beat).
     The results: inline (``schedule_results`` None) or, under a worker, a pass asked for where their stored
@@ -492,11 +512,18 @@ def sweep(*, schedule_results: results.Schedule | None = None) -> dict[str, int]
         outcome = Outcome()
         with locked(slug):
             state = load_state(slug)
+            now = time.time()
             # boards left stale by the last sweep's budget are looked at again even if the event has not moved
-            if state.get("fp", {}).get("event") != fingerprint(slug, tier="live") or state.get("boards_left"):
+            moved = state.get("fp", {}).get("event") != fingerprint(slug, tier="live") or state.get("boards_left")
+            if moved and not _busy(state, now):
+                due = _due(state, now)
                 groups = event_groups(tournament, rounds=None, boards=None, results=False)
-                outcome, _ = render_groups(groups, state, force=set(), board_budget=SWEEP_BOARD_SECONDS)
+                outcome, _ = render_groups([g for g in groups if g.key not in due], state, force=set(),
+                                           board_budget=SWEEP_BOARD_SECONDS)
+                # the boards left to the deferred render are looked at again next time (its message may be lost)
+                outcome.left += sum(1 for g in groups if g.key in due)
                 state["boards_left"] = outcome.left
+                state["swept_at"] = now
                 save_state(slug, state)
         if schedule_results is not None:
             counts["results_asked"] += int(results.watch(tournament_id, slug, schedule_results) is not None)

@@ -167,6 +167,7 @@ def test_the_sweep_renders_stale_boards_for_a_bounded_time(event: Any, publish_r
     from tournaments.models import Board
 
     tournament, _round, boards, _entries = event
+    monkeypatch.setattr(publish, "SWEEP_BUSY_SECONDS", 0.0)  # never busy here (the busy event: the next test)
     publish.publish_full(tournament.pk)
     ids = [b.pk for b in boards]
     standings_before = read(publish_root, f"/t/{tournament.slug}/standings/")
@@ -190,6 +191,49 @@ def test_the_sweep_renders_stale_boards_for_a_bounded_time(event: Any, publish_r
     counts = publish.sweep()
     assert counts["boards_left"] == len(ids) - 1
     assert files.file_for(f"/t/{tournament.slug}/boards/{ids[0]}/", publish_root).exists()
+
+
+def test_the_sweep_leaves_a_busy_event_to_its_messages_but_not_for_long(event: Any, publish_root: Path,
+                                                                        monkeypatch: Any) -> None:
+    """An event rendered in the last ``SWEEP_BUSY_SECONDS`` has its messages flowing: the sweep looks at it only
+    every ``SWEEP_BUSY_EVERY`` seconds; and it never renders the boards a deferred render is due to render."""
+    from django.utils import timezone
+
+    from tournaments.models import Board
+
+    tournament, _round, boards, _entries = event
+    ids = [b.pk for b in boards]
+    clock = {"now": 2_000_000.0}
+    monkeypatch.setattr(publish.time, "time", lambda: clock["now"])
+    publish.publish_full(tournament.pk)
+    Board.objects.filter(pk__in=ids).update(help_called=True, updated_at=timezone.now())  # no message announced
+    state = publish.load_state(tournament.slug)
+    state.update(swept_at=clock["now"] - 30, pending={"boards": [ids[0]]}, deferred_until=clock["now"] + 1)
+    publish.save_state(tournament.slug, state)
+    before = publish.load_state(tournament.slug)["fp"]
+    publish.sweep()  # busy: its live pages left to its messages (the results, inline here, are another matter)
+    assert publish.load_state(tournament.slug)["fp"] == before
+    assert Client().get(f"/t/{tournament.slug}/boards/{ids[1]}/").content != read(
+        publish_root, f"/t/{tournament.slug}/boards/{ids[1]}/")
+    clock["now"] += publish.SWEEP_BUSY_EVERY  # still busy (a render just now), but not swept for long
+    state = publish.load_state(tournament.slug)
+    state.update(rendered_at=clock["now"] - 1, deferred_until=clock["now"] + 1)
+    publish.save_state(tournament.slug, state)
+    counts = publish.sweep()
+    assert counts["boards_left"] == 1  # the board left to the deferred render: looked at again next time
+    rendered = publish.load_state(tournament.slug)["fp"]
+    assert f"board:{ids[0]}" in rendered  # its old print kept: the deferred render due renders it
+    assert Client().get(f"/t/{tournament.slug}/boards/{ids[1]}/").content == read(
+        publish_root, f"/t/{tournament.slug}/boards/{ids[1]}/")
+    assert Client().get(f"/t/{tournament.slug}/boards/{ids[0]}/").content != read(
+        publish_root, f"/t/{tournament.slug}/boards/{ids[0]}/")
+    clock["now"] += 60  # the deferred render's time long past (its message lost): the sweep renders the board
+    state = publish.load_state(tournament.slug)
+    state.update(swept_at=0)
+    publish.save_state(tournament.slug, state)
+    publish.sweep()
+    assert Client().get(f"/t/{tournament.slug}/boards/{ids[0]}/").content == read(
+        publish_root, f"/t/{tournament.slug}/boards/{ids[0]}/")
 
 
 def test_a_page_no_longer_public_is_withdrawn_on_a_full_render(event: Any, publish_root: Path) -> None:

@@ -92,8 +92,7 @@ class Caddy:
         self.stop()
 
     def env(self) -> dict[str, str]:
-        # Go's collector as docker/compose.yml sets it for Caddy (CADDY_GOGC, default 400: see there)
-        return {**os.environ, "GOGC": os.environ.get("CADDY_GOGC", "400"), "PUBLISH_ROOT": str(self.root), "HOME": str(self.base),
+        return {**os.environ, "PUBLISH_ROOT": str(self.root), "HOME": str(self.base),
                 "XDG_DATA_HOME": str(self.base / "data"), "XDG_CONFIG_HOME": str(self.base / "config")}
 
     def write_config(self) -> Path:

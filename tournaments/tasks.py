@@ -62,7 +62,8 @@ def standings_recompute(tournament_id: int, owner: bool = False) -> bool:
 
     # a retry (a database error) gave its lease back when it failed: it comes back as a call like any other
     owner = owner and not standings_recompute.request.retries
-    _, stored = coalesced(f"standings:{tournament_id}", run, again=again, gap=STANDINGS_GAP_SECONDS, owner=owner)
+    _, stored = coalesced(f"standings:{tournament_id}", run, again=again, gap=STANDINGS_GAP_SECONDS, owner=owner,
+                          token=str(standings_recompute.request.id or ""))
     return bool(stored)
 
 

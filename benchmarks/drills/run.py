@@ -22,8 +22,8 @@ by paired tablets over the API with simulated hands:
 6. A refused game: a dispute that keeps the game out of the standings and the round open, that neither
    pair can overwrite, and that the organiser resolves by confirming the game.
 7. The publisher SIGKILLed in the middle of a render (run after drill 3, on a board still in play): held on
-   the tournament's row (the render brings the standings up to date first), the render is delivered again
-   after the visibility timeout, the published standings become current and every published file is whole.
+   the boards' table (locked from outside: the render reads it first), the render is delivered again after
+   the visibility timeout, the published standings become current and every published file is whole.
 
 At the end, over everything the drills sent: no acknowledged hand lost, none doubled, every game equal
 to its rescoring by the engine, standings equal to a full recomputation from the hand log, and the public
@@ -88,14 +88,20 @@ def _fivexx(counts: dict[str, Counter[str]]) -> int:
 
 class TournamentLock:
     """Hold the tournament's row lock from outside, as a long task would: the next pairing or standings
-    recomputation of that tournament waits on it (both lock the row first)."""
+    recomputation of that tournament waits on it (both lock the row first). ``boards``: the boards' table
+    instead, in ACCESS EXCLUSIVE mode, which even a plain read waits on (a publisher's render reads the
+    boards first; it takes no row lock)."""
 
-    def __init__(self, port: int, tournament_id: int) -> None:
-        from tournaments.models import Tournament
+    def __init__(self, port: int, tournament_id: int, *, boards: bool = False) -> None:
+        from tournaments.models import Board, Tournament
 
         self.port = port
         self.conn = psycopg.connect(host=HOST, port=port, user="postgres", dbname="hangjack")
-        self.conn.execute(f"SELECT id FROM {Tournament._meta.db_table} WHERE id = %s FOR UPDATE", (tournament_id,))
+        if boards:
+            self.conn.execute(f"LOCK TABLE {Board._meta.db_table} IN ACCESS EXCLUSIVE MODE")
+        else:
+            self.conn.execute(f"SELECT id FROM {Tournament._meta.db_table} WHERE id = %s FOR UPDATE",
+                              (tournament_id,))
         self.pid = self.conn.info.backend_pid
 
     def waiting(self) -> int:
@@ -394,9 +400,9 @@ class Drills:
 
     # ---- 7. the publisher killed mid-render ----------------------------------------------------------------
     async def drill_publisher(self) -> list[Check]:
-        """Stop the publisher, confirm a game (its render brings the standings up to date first), hold the
-        tournament's row, start a publisher, SIGKILL it while the render waits on the row, release; a new
-        publisher receives the same messages again and the published standings become current."""
+        """Stop the publisher, confirm a game (the worker recomputes the standings), lock the boards' table,
+        start a publisher, SIGKILL it while the render waits on the table, release; a new publisher receives
+        the same messages again and the published standings become current."""
         found: list[Check] = []
         table = await self.undecided_table()
         if table is None:
@@ -407,7 +413,7 @@ class Drills:
         found.append(Check("publisher stopped, a game confirmed: outbox sent and standings current (the worker)",
                            settled.ok, settled.detail))
         pattern = r"Task publishing\.tasks\.publish_event\[([0-9a-f-]+)\] {}"
-        lock = TournamentLock(self.stack.pg.port, self.tid)
+        lock = TournamentLock(self.stack.pg.port, self.tid, boards=True)
         killed: list[str] = []
         try:
             self.stack.start_publisher()
@@ -418,7 +424,7 @@ class Drills:
                 done = set(re.findall(pattern.format("(?:succeeded|retry)"), text))
                 return [t for t in dict.fromkeys(re.findall(pattern.format("received"), text)) if t not in done]
 
-            blocked = await self.wait_for("a render under way and waiting on the tournament row (its standings)",
+            blocked = await self.wait_for("a render under way and waiting on the boards' table",
                                           lambda: bool(unfinished()) and lock.waiting() > 0, 30)
             found.append(blocked)
             killed = unfinished()

@@ -130,3 +130,21 @@ def test_the_standings_task_under_a_worker_runs_once_for_calls_during_its_run(mo
         assert runs == [7, 7] and len(queued) == 1
     finally:
         app.conf.task_always_eager = eager
+
+
+def test_a_call_delivered_again_after_its_worker_was_killed_runs_in_spite_of_its_own_lease():
+    """The worker killed mid-run leaves the lease (held up to ``LEASE_SECONDS``) naming the task; the same task
+    delivered again (``acks_late``) finds its own token and runs, while any other call still merges."""
+    lease, _calls = coalesce._keys("standings:9")
+    killed_runs: list[str] = []
+
+    def killed() -> str:
+        raise SystemExit("SIGKILL")  # the process dies inside the run: its lease is never given back
+
+    with pytest.raises(SystemExit):
+        coalesce.coalesced("standings:9", killed, again=Later(), gap=0.5, token="task-1")
+    cache.set(lease, "task-1", coalesce.LEASE_SECONDS)  # as the dead process left it (no finally in a SIGKILL)
+    assert coalesce.coalesced("standings:9", lambda: killed_runs.append("x"), again=Later(), gap=0.5,
+                              token="task-2") == ("merged", None)
+    assert coalesce.coalesced("standings:9", lambda: "ran", again=Later(), gap=0.5, token="task-1") == ("done", "ran")
+    assert killed_runs == [] and cache.get(lease) is None

@@ -16,8 +16,12 @@ The lease and the count of calls live in the cache (Redis in production, shared 
   again and asks for one more run ``gap`` seconds later (``again``), which holds the lease through the
   pause: calls during it merge into that run. A call after the give-back takes the lease itself, so none is
   lost between the two;
-* a lease outlives a process killed mid-run by at most ``LEASE_SECONDS``; the outbox sweep and the
-  reconciliation publish what was missed meanwhile. A cache that answers nothing (Redis down: the cache's
+* a lease outlives a process killed mid-run by at most ``LEASE_SECONDS``, but the killed run itself does
+  not wait for it: the lease holds the call's ``token`` (the task's id), and the same task delivered again
+  (its worker killed: ``acks_late``) finds its own token and runs. Other calls merge into it as into any run.
+  Until 2026-12-06 the publisher's render recomputed the standings too, which hid a redelivered run that
+  merged into its own dead lease (the drills' worker kill); the outbox sweep and the reconciliation publish
+  what was missed besides. A cache that answers nothing (Redis down: the cache's
   errors are ignored) holds no lease, and every call runs, as before.
 """
 
@@ -47,15 +51,18 @@ def _count(calls: str) -> None:
 
 
 def coalesced(key: str, run: Callable[[], T], *, again: Callable[[float], None], gap: float,
-              owner: bool = False) -> tuple[str, T | None]:
+              owner: bool = False, token: str = "") -> tuple[str, T | None]:
     """``run()`` unless a run of ``key`` is in progress or due (then ``("merged", None)``); after it, when
-    calls came meanwhile, ``again(gap)`` schedules the next run with ``owner=True``. Returns ``("done" or
-    "again", run's result)``."""
+    calls came meanwhile, ``again(gap)`` schedules the next run with ``owner=True``. ``token`` names the call
+    (a task's id): a lease holding it is this very call's, taken before its process was killed, and it runs.
+    Returns ``("done" or "again", run's result)``."""
     lease, calls = _keys(key)
     if not owner:
         _count(calls)
-        if not cache.add(lease, 1, LEASE_SECONDS) and cache.get(lease) is not None:
-            return "merged", None
+        if not cache.add(lease, token or 1, LEASE_SECONDS):
+            held = cache.get(lease)
+            if held is not None and not (token and held == token):
+                return "merged", None
     seen = cache.get(calls)
     try:
         result = run()

@@ -9,7 +9,6 @@ text escaped and the board and pair addresses reversed once per event.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Iterable
 from functools import lru_cache
 
@@ -19,7 +18,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from tournaments.models import Entry
 from tournaments.selectors import BoardSummary
-from tournaments.selectors.memo import kept_with
+from tournaments.selectors.memo import Kept, kept_with
 from web.presenters import forfeit_words
 from web.public_words import Seat
 from web.standings_rows import STAND_IN_ID, with_id
@@ -95,7 +94,7 @@ def _row(b: BoardSummary, board_pattern: str, pair_pattern: str) -> SafeString:
 #: "Where do I sit?" lists kept by what they show (``seat_items``): a round's seating changes when it is
 #: drafted, not with its hands, and at 1,000 pairs its 2,000 items took about 20 ms of CPU a render.
 KEPT_SEAT_LISTS = 8
-_kept_seats: OrderedDict[tuple[object, ...], SafeString] = OrderedDict()
+_kept_seats: Kept[tuple[object, ...], SafeString] = Kept(KEPT_SEAT_LISTS)
 
 
 def seat_items(seats: Iterable[Seat], slug: str) -> SafeString:
@@ -104,15 +103,8 @@ def seat_items(seats: Iterable[Seat], slug: str) -> SafeString:
     board_pattern, _pair = _patterns(slug)
     listed = list(seats)
     key = (board_pattern, tuple((s.name, s.table, s.side, s.seats, s.board_id) for s in listed))
-    kept = _kept_seats.get(key)
-    if kept is not None:
-        _kept_seats.move_to_end(key)
-        return kept
-    made = _seat_items(listed, board_pattern)
-    _kept_seats[key] = made
-    while len(_kept_seats) > KEPT_SEAT_LISTS:
-        _kept_seats.popitem(last=False)
-    return made
+    kept = _kept_seats.take(key)
+    return kept if kept is not None else _kept_seats.keep(key, _seat_items(listed, board_pattern))
 
 
 def _seat_items(seats: list[Seat], board_pattern: str) -> SafeString:

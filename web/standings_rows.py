@@ -14,7 +14,6 @@ snapshot (a confirmed game), not with each hand, and every change's render shows
 from __future__ import annotations
 
 import hashlib
-from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
@@ -23,7 +22,7 @@ from django.utils.formats import localize
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 
-from tournaments.selectors.memo import remembered
+from tournaments.selectors.memo import Kept, remembered
 from tournaments.selectors.snapshots import Standings, StandingsRow
 
 STAND_IN_ID = 987654321  # reversed once, then replaced by each pair's id (web.pairings_rows too)
@@ -32,7 +31,7 @@ STAND_IN_ID = 987654321  # reversed once, then replaced by each pair's id (web.p
 #: rows take about 70 ms of CPU to build and its digest about 4. A few tables (two per event: the whole table
 #: and its top), each up to about 2 MB of text.
 KEPT_TABLES = 8
-_KEPT: OrderedDict[str, tuple[str, str]] = OrderedDict()
+_KEPT: Kept[str, tuple[str, str]] = Kept(KEPT_TABLES)
 
 
 def with_id(pattern: str, object_id: int) -> str:
@@ -124,15 +123,8 @@ def _kept_build(standings: Standings, slug: str, main_index: int | None, highlig
                 limit: int | None) -> tuple[str, str]:
     rows = standings.rows if limit is None else standings.rows[:limit]
     key = _digest(rows, standings.columns, slug, main_index, highlight)
-    kept = _KEPT.get(key)
-    if kept is not None:
-        _KEPT.move_to_end(key)
-        return kept
-    built = _build(standings, slug, main_index, highlight, limit)
-    _KEPT[key] = built
-    while len(_KEPT) > KEPT_TABLES:
-        _KEPT.popitem(last=False)
-    return built
+    kept = _KEPT.take(key)
+    return kept if kept is not None else _KEPT.keep(key, _build(standings, slug, main_index, highlight, limit))
 
 
 def standings_rows(standings: Standings, *, slug: str, main_index: int | None, highlight: int | None = None,

@@ -49,3 +49,12 @@ def test_the_kept_values_are_bounded(monkeypatch):
             memo.kept_with(object(), ("row", board), make)
     assert len(memo._kept_with) <= 5
     memo._kept_with.clear()
+
+
+def test_kept_holds_at_most_its_size_and_lets_the_least_recently_used_go():
+    kept: memo.Kept[str, int] = memo.Kept(2)
+    kept.keep("a", 1)
+    kept.keep("b", 2)
+    assert kept.take("a") == 1  # "a" used: "b" is now the least recently used
+    kept.keep("c", 3)
+    assert list(kept) == ["a", "c"] and kept.take("b") is None

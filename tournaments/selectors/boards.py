@@ -17,7 +17,7 @@ from django.db.models import Prefetch, Q
 from tournaments.models import Board, Entry, Game, Hand, Round, TeamMatch, Tournament
 from tournaments.models.querysets import RoundQuerySet
 
-from .memo import active, remembered
+from .memo import Kept, active, remembered
 from .public import forget_lazy, tournament_entries
 
 STATUS_LABELS = {
@@ -200,7 +200,7 @@ def round_boards(round_: Round, entries: Mapping[int, Entry] | None = None) -> l
 #: name the render's entries, so new entries (a name changed) make every board's summary again. Relations a
 #: page loaded lazily are dropped before each reuse. Requests (no memo) and SQLite never keep anything.
 KEPT_ROUNDS = 8
-_kept_rounds: dict[int, tuple[Mapping[int, Entry], dict[int, tuple[str, BoardSummary]]]] = {}
+_kept_rounds: Kept[int, tuple[Mapping[int, Entry], dict[int, tuple[str, BoardSummary]]]] = Kept(KEPT_ROUNDS)
 _BOARDS_DIGEST = """
 SELECT b.id, concat_ws(',', b.xmin, b.ctid, g.games, h.hands)
 FROM {board} b
@@ -226,7 +226,7 @@ def _boards_digests(round_: Round) -> dict[int, str] | None:
 def _kept_summaries(round_: Round, entries: Mapping[int, Entry], digests: dict[int, str]) -> list[BoardSummary]:
     """The round's summaries: those kept whose board's digest is the same (read before the boards, so a change
     between the two is read again next time), the others read and summarised now."""
-    kept_entries, kept = _kept_rounds.get(round_.pk, (None, {}))
+    kept_entries, kept = _kept_rounds.take(round_.pk) or (None, {})
     if kept_entries is not entries:
         kept = {}
     summaries: dict[int, tuple[str, BoardSummary]] = {}
@@ -239,9 +239,7 @@ def _kept_summaries(round_: Round, entries: Mapping[int, Entry], digests: dict[i
     if missing:
         for board in Board.objects.filter(round=round_, pk__in=missing).prefetch_related(_live_games()):
             summaries[board.pk] = (digests[board.pk], summarise(board, entries))
-    if len(_kept_rounds) >= KEPT_ROUNDS and round_.pk not in _kept_rounds:
-        _kept_rounds.pop(next(iter(_kept_rounds)))
-    _kept_rounds[round_.pk] = (entries, summaries)
+    _kept_rounds.keep(round_.pk, (entries, summaries))
     return [summary for _digest, summary in summaries.values()]
 
 

@@ -17,11 +17,14 @@ own sees none). The values are shared, not copied: the views and templates only 
 from __future__ import annotations
 
 import contextlib
+from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator
 from contextvars import ContextVar
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
 
 _memo: ContextVar[dict[Hashable, Any] | None] = ContextVar("tournaments_selectors_render_memo", default=None)
 
@@ -53,6 +56,29 @@ def remembered(key: Hashable, read: Callable[[], T]) -> T:
         return memo[key]  # type: ignore[no-any-return]
     except KeyError:
         value = memo[key] = read()
+        return value
+
+
+class Kept(OrderedDict[K, V]):
+    """What a process keeps across renders, at most ``most`` items: ``keep`` adds one (the least recently used
+    goes when full), ``take`` reads one (None when absent) and marks it used. Every cache kept across renders
+    (the entries, the boards' summaries, the snapshots and tables, the rows' HTML) is one of these."""
+
+    def __init__(self, most: int) -> None:
+        super().__init__()
+        self.most = most
+
+    def take(self, key: K) -> V | None:
+        value = self.get(key)
+        if value is not None:
+            self.move_to_end(key)
+        return value
+
+    def keep(self, key: K, value: V) -> V:
+        self[key] = value
+        self.move_to_end(key)
+        while len(self) > self.most:
+            self.popitem(last=False)
         return value
 
 

@@ -29,7 +29,7 @@ from tournaments.models import (
 )
 from tournaments.models.querysets import RoundQuerySet
 
-from .memo import active, remembered
+from .memo import Kept, active, remembered
 
 # ---- tournaments and rounds ----------------------------------------------------------------------
 
@@ -92,7 +92,7 @@ def tournament_entries(tournament: Tournament) -> dict[int, Entry]:
                                                                         "pair__club", "club")
         entries = {e.id: e for e in qs}
         if digest is not None:
-            _keep(tournament.pk, digest, entries)
+            _kept.keep(tournament.pk, (digest, entries))
         return entries
 
     return remembered(("entries", tournament.pk), read)
@@ -110,7 +110,7 @@ def tournament_entries(tournament: Tournament) -> dict[int, Entry]:
 #: reads no column.) Relations not read with them (loaded lazily by a page) are dropped before each reuse,
 #: and the tournament is the render's own. Requests (no memo) and SQLite never keep anything.
 KEPT_EVENTS = 8
-_kept: dict[int, tuple[str, dict[int, Entry]]] = {}
+_kept: Kept[int, tuple[str, dict[int, Entry]]] = Kept(KEPT_EVENTS)
 _ENTRIES_DIGEST = """
 SELECT md5(string_agg(concat_ws(',', e.id, e.xmin, e.ctid, p.xmin, p.ctid, p1.xmin, p1.ctid, p2.xmin, p2.ctid,
                                  pc.xmin, pc.ctid, ec.xmin, ec.ctid), ';' ORDER BY e.id))
@@ -135,7 +135,7 @@ def _entries_digest(tournament: Tournament) -> str | None:
 def kept_entries(tournament: Tournament, digest: str | None) -> dict[int, Entry] | None:
     """The entries kept from an earlier render when their rows' ``digest`` is still the same (else None),
     their lazily loaded relations dropped and the tournament set to this render's."""
-    kept = _kept.get(tournament.pk)
+    kept = _kept.take(tournament.pk)
     if digest is None or kept is None or kept[0] != digest:
         _kept.pop(tournament.pk, None)
         return None
@@ -155,12 +155,6 @@ def forget_lazy(instance: object, keep: tuple[str, ...]) -> None:
     for name in [name for name in cache if name not in keep]:
         del cache[name]
     instance.__dict__.pop("_prefetched_objects_cache", None)
-
-
-def _keep(tournament_id: int, digest: str, entries: dict[int, Entry]) -> None:
-    if len(_kept) >= KEPT_EVENTS and tournament_id not in _kept:
-        _kept.pop(next(iter(_kept)))
-    _kept[tournament_id] = (digest, entries)
 
 
 def active_entry_count(tournament: Tournament) -> int:

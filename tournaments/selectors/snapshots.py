@@ -16,7 +16,7 @@ from django.db import connection
 from tournaments.formats import TIE_BREAKS
 from tournaments.models import Club, Entry, StandingsSnapshot, Tournament
 
-from .memo import active, remembered
+from .memo import Kept, active, remembered
 from .public import tournament_entries
 
 #: Standings columns: key -> (short heading, full name). Tie-break keys come from the tournament.
@@ -124,14 +124,8 @@ def latest_snapshot(tournament: Tournament) -> StandingsSnapshot | None:
 #: alone, and the snapshot and its table are kept while they are the same (and, for the table, while the
 #: render's entries are the kept ones and the tie-breaks the same). Requests and SQLite never keep anything.
 KEPT_EVENTS = 8
-_kept_snapshots: dict[int, tuple[str, StandingsSnapshot]] = {}
-_kept_tables: dict[int, tuple[tuple[Any, ...], Mapping[int, Entry], Standings]] = {}
-
-
-def _keep(kept: dict[int, Any], key: int, value: Any) -> None:
-    if len(kept) >= KEPT_EVENTS and key not in kept:
-        kept.pop(next(iter(kept)))
-    kept[key] = value
+_kept_snapshots: Kept[int, tuple[str, StandingsSnapshot]] = Kept(KEPT_EVENTS)
+_kept_tables: Kept[int, tuple[tuple[Any, ...], Mapping[int, Entry], Standings]] = Kept(KEPT_EVENTS)
 
 
 def _kept_snapshot(tournament: Tournament) -> StandingsSnapshot | None:
@@ -144,12 +138,12 @@ def _kept_snapshot(tournament: Tournament) -> StandingsSnapshot | None:
         _kept_snapshots.pop(tournament.pk, None)
         return None
     version = f"{row[0]}:{row[1]}:{row[2]}"
-    kept = _kept_snapshots.get(tournament.pk)
+    kept = _kept_snapshots.take(tournament.pk)
     if kept is not None and kept[0] == version:
         return kept[1]
     snapshot = StandingsSnapshot.objects.filter(pk=row[0]).first()
     if snapshot is not None:
-        _keep(_kept_snapshots, tournament.pk, (version, snapshot))
+        _kept_snapshots.keep(tournament.pk, (version, snapshot))
     return snapshot
 
 
@@ -188,12 +182,12 @@ def _kept_table(tournament: Tournament, snapshot: StandingsSnapshot) -> Standing
     entries = tournament_entries(tournament)
     kept_snapshot = _kept_snapshots.get(tournament.pk, ("", None))[1]
     key = (snapshot.pk, tuple(tournament.tiebreaks or ()))
-    kept = _kept_tables.get(tournament.pk)
+    kept = _kept_tables.take(tournament.pk)
     if kept is not None and kept[0] == key and kept[1] is entries and kept_snapshot is snapshot:
         return kept[2]
     table = _standings(tournament, entries, snapshot)
     if kept_snapshot is snapshot:  # only a kept snapshot's table is kept
-        _keep(_kept_tables, tournament.pk, (key, entries, table))
+        _kept_tables.keep(tournament.pk, (key, entries, table))
     return table
 
 

@@ -240,3 +240,37 @@ def test_a_large_events_standings_fit_and_poll_the_whole_table(browser, live_ser
         page.goto("about:blank")
         page.wait_for_timeout(300)
         ctx.close()
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_large_event_before_its_first_confirmed_game_lists_its_first_tables(browser, live_server, width,  # noqa: F811
+                                                                           monkeypatch):
+    """A large event (the limits lowered: above 6 pairs, 3 tables live) with no game confirmed yet: the live
+    part lists the first tables in play and how many more, with the way to every board; no sideways scroll,
+    axe clean."""
+    from tournaments.models import Round
+    from web.views import public
+
+    from .factories import make_round, make_tournament, play_game
+
+    monkeypatch.setattr(public, "LIVE_ALL_UPTO", 6)
+    monkeypatch.setattr(public, "LIVE_TOP", 3)
+    t = make_tournament(pairs=16, name="Opening Night", starts_on=dt.date(2026, 12, 6), ends_on=dt.date(2026, 12, 6))
+    r1 = make_round(t, 1, Round.Status.IN_PLAY)
+    for i, b in enumerate(r1.boards.order_by("table"), 1):
+        play_game(b, 1, seed=100 + i, hands=2)
+    ctx, page, errors = new_page(browser, width=width, height=800 if width < 768 else 900)
+    ctx.set_default_timeout(30_000)
+    try:
+        page.clock.install()
+        page.goto(f"{live_server.url}/t/{t.slug}/standings/")
+        live = page.inner_text("#live")
+        assert "The first 3 tables are shown; 5 more boards in play" in live
+        assert page.locator("#live .boards li").count() == 3
+        look(page, "standings-first-tables", width)
+        page.click("text=every board of round 1")
+        assert page.url.endswith(f"/t/{t.slug}/rounds/1/")
+        assert not errors, errors
+    finally:
+        page.goto("about:blank")
+        ctx.close()

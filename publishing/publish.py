@@ -54,6 +54,7 @@ from tournaments.models import Board, Entry, Tournament
 from tournaments.models.querysets import RoundQuerySet
 from tournaments.selectors.fingerprint import fingerprint
 from tournaments.selectors.memo import render_memo
+from tournaments.selectors.public import prefetch_boards
 from tournaments.services.publication import merge_hints
 
 from . import files, pages, results
@@ -79,8 +80,11 @@ SWEEP_BOARD_SECONDS = 2.0
 #: renders more frequent (145 renders of 2.2 s in a five-minute check, then 261 of 1.0 s): the publisher
 #: kept its 0.45 of a core, the scorers' requests waited behind it. A board's page then shows a hand within
 #: about (1 + 2 x RENDER_PACE) renders' time; the standings' JSON and table do not wait for it (the worker
-#: renders them with each new snapshot: ``publish_standings``).
-RENDER_PACE = 1.5
+#: renders them with each new snapshot: ``publish_standings``). 1.5 until the boards' reads were made all at
+#: once (``prefetch_boards``: a change's render 523 -> 320 ms of CPU at 1,000 pairs); 2.5 keeps the pause
+#: between renders about as long as before (a board's page as fresh) and the publisher's share at about
+#: 1 / 3.5 of a process instead of 1 / 2.5 (docs/operations.md, "The fifth look").
+RENDER_PACE = 2.5
 SITE_KEY = "_site"
 
 
@@ -276,6 +280,11 @@ def publish_standings(tournament_id: int) -> Outcome:
     return outcome
 
 
+def group_boards(groups: list[Group]) -> list[int]:
+    """The ids of the boards among ``groups`` (``board:ID``)."""
+    return [int(g.key.split(":", 1)[1]) for g in groups if g.key.startswith("board:")]
+
+
 def render_groups(groups: list[Group], state: dict[str, Any], *, force: set[str] | None = None,
                   board_budget: float | None = None) -> tuple[Outcome, set[str]]:
     """Render the groups forced (None: all) or whose fingerprint moved; record their fingerprints. With
@@ -353,7 +362,9 @@ def _render_event(tournament: Tournament, hints: dict[str, Any], state: dict[str
     """The change's groups; the results inline when eager (``schedule`` None) and due, else a pass asked for."""
     if hints.get("full"):
         groups = event_groups(tournament, rounds=None, boards=None, results=False)
-        outcome, live = render_groups(groups, state)
+        with render_memo():
+            prefetch_boards(tournament, group_boards(groups))
+            outcome, live = render_groups(groups, state)
         if schedule is None:
             done, published, _ = results.render_inline(tournament, force=True)
             outcome.add(done)
@@ -378,7 +389,9 @@ def _render_event(tournament: Tournament, hints: dict[str, Any], state: dict[str
     groups = event_groups(tournament, rounds=rounds, boards=boards, results=False)
     # the standings' group only when its fingerprint moved: a new snapshot, a round's or the event's state
     # (a change of names or of the standings' settings comes with ``full``, which renders everything)
-    outcome, _ = render_groups(groups, state, force={"event", "round", "board"})
+    with render_memo():  # the boards' reads for all of them at once, then the pages from the memo
+        prefetch_boards(tournament, group_boards(groups))
+        outcome, _ = render_groups(groups, state, force={"event", "round", "board"})
     if schedule is not None:
         results.request(tournament.pk, tournament.slug, schedule)  # marks dirty; never renders here
     elif _results_due(state, now):

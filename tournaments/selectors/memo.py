@@ -59,6 +59,14 @@ def remembered(key: Hashable, read: Callable[[], T]) -> T:
         return value
 
 
+def prime(key: Hashable, value: Any) -> None:
+    """Inside ``render_memo()``, set what ``remembered(key, ...)`` will answer (a read made for many keys at
+    once: ``public.prefetch_boards``); outside it, nothing."""
+    memo = _memo.get()
+    if memo is not None:
+        memo[key] = value
+
+
 class Kept(OrderedDict[K, V]):
     """What a process keeps across renders, at most ``most`` items: ``keep`` adds one (the least recently used
     goes when full), ``take`` reads one (None when absent) and marks it used. Every cache kept across renders

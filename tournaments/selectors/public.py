@@ -8,7 +8,7 @@ pages answer it with a 404, the API with its 404 body.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from django.db import connection
@@ -29,7 +29,7 @@ from tournaments.models import (
 )
 from tournaments.models.querysets import RoundQuerySet
 
-from .memo import Kept, active, remembered
+from .memo import Kept, active, prime, remembered
 
 # ---- tournaments and rounds ----------------------------------------------------------------------
 
@@ -271,10 +271,21 @@ def entry_seats(entry: Entry, number: int | None) -> list[EntrySeat]:
 
 def seat_names(board: Board) -> dict[int, str]:
     """Seat -> the name of the player seated there, as the board's seating records it; a substitute as
-    "Ria Mohammed (sub for Kenrick Baptiste)" (on the boards from the substitute's round)."""
-    seating = board.seating or {}
-    ids = {int(v) for v in seating.values() if isinstance(v, int) or (isinstance(v, str) and v.isdigit())}
-    names = dict(Player.objects.filter(id__in=ids).values_list("id", "name"))
+    "Ria Mohammed (sub for Kenrick Baptiste)" (on the boards from the substitute's round). Inside a render,
+    read once per board, or for all the render's boards at once (``prefetch_boards``)."""
+    def read() -> dict[int, str]:
+        return _seat_names(board, dict(Player.objects.filter(id__in=_seated(board)).values_list("id", "name")))
+
+    return remembered(("seat_names", board.pk), read)
+
+
+def _seated(board: Board) -> set[int]:
+    """The ids of the players the board's seating names."""
+    return {int(v) for v in (board.seating or {}).values() if isinstance(v, int) or (isinstance(v, str) and v.isdigit())}
+
+
+def _seat_names(board: Board, players: dict[int, str]) -> dict[int, str]:
+    names = {pid: players[pid] for pid in _seated(board) if pid in players}
     for entry in (board.pair_a, board.pair_b if board.pair_b_id else None):
         if entry is not None and entry.substitutions_count:
             for seat in entry_seats(entry, board.round.number):
@@ -282,7 +293,7 @@ def seat_names(board: Board) -> dict[int, str]:
                     # the substitute, or the player they replace when seated before the substitute was recorded
                     names[seat.player.pk] = names[seat.replaced.pk] = seat.label
     out: dict[int, str] = {}
-    for seat, pid in seating.items():
+    for seat, pid in (board.seating or {}).items():
         try:
             out[int(seat)] = names.get(int(pid), "")
         except (TypeError, ValueError):
@@ -290,13 +301,54 @@ def seat_names(board: Board) -> dict[int, str]:
     return out
 
 
-def scorecard_games(board: Board, *, confirmations: bool = False) -> QuerySet[Game]:
+def scorecard_games(board: Board, *, confirmations: bool = False) -> list[Game] | QuerySet[Game]:
     """The board's games (voided games left out) in order, each with its active hands in order as
     ``active_hands``; with ``confirmations``, also its standing (uncleared) confirmations in order as
-    ``open_confirmations``."""
+    ``open_confirmations``. Inside a render: a list, read once per board with the confirmations (the board's
+    page and its JSON share it), or for all the render's boards at once (``prefetch_boards``)."""
+    if active():
+        return remembered(("scorecard_games", board.pk), lambda: list(_scorecard_games(board.games.all(), True)))
+    return _scorecard_games(board.games.all(), confirmations)
+
+
+def _scorecard_games(games: QuerySet[Game], confirmations: bool) -> QuerySet[Game]:
     prefetches = [Prefetch("hands", queryset=Hand.objects.filter(status=Hand.Status.ACTIVE).order_by("number"),
                            to_attr="active_hands")]
     if confirmations:
         prefetches.append(Prefetch("confirmations", to_attr="open_confirmations",
                                    queryset=GameConfirmation.objects.filter(cleared=False).order_by("created_at")))
-    return board.games.exclude(status=Game.Status.VOIDED).order_by("number").prefetch_related(*prefetches)
+    return games.exclude(status=Game.Status.VOIDED).order_by("number").prefetch_related(*prefetches)
+
+
+def prefetch_boards(tournament: Tournament, board_ids: Iterable[int]) -> int:
+    """Inside a render's memo, the reads of the boards' pages (``public_board``, ``scorecard_games``,
+    ``seat_names``) made for all of ``board_ids`` at once: six queries for a change's twenty boards, where
+    each board's page and JSON read them alone (seven queries a board, about 60 % of a board's render at
+    1,000 pairs: docs/operations.md). Boards not public, or whose pairs are not among the render's entries,
+    are left to their own reads. Returns how many boards were read."""
+    ids = sorted(set(board_ids))
+    if not active() or not ids:
+        return 0
+    entries = tournament_entries(tournament)
+    boards: dict[int, Board] = {}
+    for board in Board.objects.select_related("round", "team_match__club_a", "team_match__club_b").filter(
+            id__in=ids, round__tournament=tournament, round__status__in=RoundQuerySet.PUBLIC_STATUSES):
+        if board.pair_a_id in entries and (board.pair_b_id is None or board.pair_b_id in entries):
+            board.pair_a = entries[board.pair_a_id]
+            board.pair_b = entries[board.pair_b_id] if board.pair_b_id is not None else None
+            boards[board.pk] = board
+    if not boards:
+        return 0
+    by_board: dict[int, list[Game]] = {pk: [] for pk in boards}
+    for game in _scorecard_games(Game.objects.filter(board_id__in=list(boards)), True).order_by("board_id", "number"):
+        game.board = boards[game.board_id]  # as ``board.games`` would have it: no read of the board again
+        by_board[game.board_id].append(game)
+    seated = set().union(*(_seated(b) for b in boards.values()))
+    players = dict(Player.objects.filter(id__in=seated).values_list("id", "name")) if seated else {}
+    for pk, board in boards.items():
+        prime(("public_board", tournament.pk, pk), board)
+        prime(("scorecard_games", pk), by_board[pk])
+        prime(("seat_names", pk), _seat_names(board, players))
+    return len(boards)
+
+

@@ -190,6 +190,13 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_PUBLISH_RETRY = False
+# A task's database connection lives as a request's does (CONN_MAX_AGE, health checks: config/celery.py)
+# instead of being closed around every task: Celery's Django fix-up closes every connection before and after
+# each task unless this is set (it then closes them every this many tasks). On the national day of
+# 2026-12-06 the publisher and the worker opened two connections a second, and the PostgreSQL backends that
+# exited took 0.1-0.3 of a core (each new backend reads its catalogues and plans its statements afresh:
+# prepared statements never reached their fifth run). docs/operations.md, "The fifth look".
+CELERY_DB_REUSE_MAX = 1000
 # The published results' renders have a queue of their own, served by their own worker (docker/compose.yml
 # "publisher"; docs/operations.md "Workers, beat and the outbox"), so the outbox sweep, the standings
 # recomputations and the pairings on the default queue ("celery") never wait behind a render. Under eager

@@ -11,13 +11,15 @@ never renders inside a change's render: a change (``publish.publish_event``) onl
   only for the milliseconds of a read and a write. A change and a slice of the same event run in either order
   without waiting for each other; each file is still written atomically (``files.write``).
 * **Bounded slices.** A slice renders at most ``PUBLISH_RESULTS_SLICE_SECONDS`` of pages (1 s) or
-  ``SLICE_PAGES``, records where it stopped and re-queues itself at the back of the queue, so a change's
-  message queued meanwhile gets the worker between two slices.
+  ``SLICE_PAGES``, records where it stopped and re-queues itself at the back of the queue, no sooner than
+  ``SLICE_PACE`` times its own time later, so a change's message queued meanwhile gets the worker between two
+  slices and a pass never takes a whole process.
 * **One pass in flight.** A pass is named by a token; a slice whose token is not the current pass's stops.
   A change during a pass marks the event dirty: when the pass ends, exactly one more is queued.
 * **Pace.** A pass starts no sooner than ``PUBLISH_RESULTS_SECONDS`` after the last one started, and no
-  sooner than ``PUBLISH_RESULTS_PACE`` (4) times the last one's rendering time after it ended: results take at
-  most about a fifth of one worker process, and a pair page shows a result within about six times a pass's work.
+  sooner than ``PUBLISH_RESULTS_PACE`` (2) times the last one's rendering time after it ended; its slices are
+  paced too (``SLICE_PACE``, 2): results take at most about a fifth of one worker process on average and a
+  third while a pass runs, and a pair page shows a result within about eight times a pass's work.
 * A pass whose fingerprint (read when it starts) equals the stored one renders nothing, unless forced (a full
   render), and the next look waits the interval (hands in mid-game alone ask for a pass every second). A pass or a queued start left without its task (a lost message, a worker killed) is taken as
   abandoned after ``STALE_SECONDS`` without news; the next request or the beat's sweep starts another.
@@ -47,11 +49,16 @@ from . import files, pages
 
 log = logging.getLogger(__name__)
 
-#: A pass starts no sooner than ``pace()`` times the last pass's rendering time after it ended: results take
-#: at most 1 / (1 + pace) of one worker process. 4 (a fifth) since the national day of 2026-12-04, where the
-#: results at a third of the publisher (2) were the largest share of its CPU on a saturated box: a pair page
-#: (which no phone polls) then shows a result within about 6W (about 2 minutes at 1,000 pairs, W 20 s).
-PACE = 4.0
+#: A pass starts no sooner than ``pace()`` times the last pass's rendering time after it ended, and each slice
+#: of a pass no sooner than ``slice_pace()`` times the slice's own time after it: results take at most about
+#: 1 / (1 + SLICE_PACE) of one worker process while a pass runs, and 1 / ((1 + SLICE_PACE) + PACE) on average.
+#: Until 2026-12-06 the slices followed each other at once and only passes were paced (4, a fifth of a process
+#: since the national day of 2026-12-04): a pass at 1,000 pairs took the publisher's whole process for 70-100 s
+#: every five minutes, and the scorers' requests queued behind it (docs/operations.md, "The fifth look"). The
+#: same average now comes evenly: a third of a process during a pass, and a pass a third of its length later;
+#: a pair page (which no phone polls) shows a result within about eight times a pass's work (W, 20 s quiet).
+PACE = 2.0
+SLICE_PACE = 2.0
 #: At most this many pages in one slice (the time budget usually ends it first).
 SLICE_PAGES = 400
 #: A pass or a queued start without news for this long is taken as lost.
@@ -71,6 +78,10 @@ def interval() -> float:
 
 def pace() -> float:
     return float(getattr(settings, "PUBLISH_RESULTS_PACE", PACE))
+
+
+def slice_pace() -> float:
+    return float(getattr(settings, "PUBLISH_RESULTS_SLICE_PACE", SLICE_PACE))
 
 
 # ---- records and locks ------------------------------------------------------------------------------------
@@ -245,7 +256,7 @@ def _end_slice(tournament_id: int, slug: str, token: str, count: int, work: floa
         current["work"] = float(current["work"]) + work
         current["beat"] = now
         if current["done"] < len(current["addresses"]):
-            next_token, wait = token, 0.0
+            next_token, wait = token, slice_pace() * work  # the rest, paced: see SLICE_PACE
             result = {"status": "continued", "rendered": count}
         else:
             state.pop("pass")

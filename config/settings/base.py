@@ -224,8 +224,10 @@ PUBLISH_SERVE = env_bool("PUBLISH_SERVE", True)
 # Pair and club pages (the costliest: one per pair): a results pass at most this often per event (and no
 # sooner than twice its own rendering time after the last one ended); the sweep catches up.
 PUBLISH_RESULTS_SECONDS = float(os.environ.get("PUBLISH_RESULTS_SECONDS", "0" if CELERY_TASK_ALWAYS_EAGER else "10"))
-# A results pass starts no sooner than this many times the last pass's work after it ended (publishing/results.py)
-PUBLISH_RESULTS_PACE = float(os.environ.get("PUBLISH_RESULTS_PACE", "4"))
+# A results pass starts no sooner than this many times the last pass's work after it ended, and each slice of a
+# pass this many times the slice's own time after it (publishing/results.py)
+PUBLISH_RESULTS_PACE = float(os.environ.get("PUBLISH_RESULTS_PACE", "2"))
+PUBLISH_RESULTS_SLICE_PACE = float(os.environ.get("PUBLISH_RESULTS_SLICE_PACE", "2"))
 # Under a worker the results render apart from the changes, in slices of about this many seconds each.
 PUBLISH_RESULTS_SLICE_SECONDS = float(os.environ.get("PUBLISH_RESULTS_SLICE_SECONDS", "1"))
 

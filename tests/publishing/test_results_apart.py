@@ -60,7 +60,8 @@ def run_pass(tournament: Any, queue: Queue, *, pages: int = 3) -> list[dict[str,
         done.append(result)
         if result["status"] != "continued":
             return done
-        assert len(queue.sent) == before + 1 and queue.sent[-1][1:] == (token, 0.0)  # the rest, at once
+        # the rest, paced by the slice's own time (SLICE_PACE)
+        assert len(queue.sent) == before + 1 and queue.sent[-1][1] == token and queue.sent[-1][2] >= 0
 
 
 def test_a_change_renders_and_writes_while_a_results_pass_holds_its_lock(event: Any, publish_root: Path) -> None:
@@ -150,6 +151,7 @@ def test_passes_are_paced_by_the_interval_and_by_their_own_work(event: Any, sett
     tournament, _round, _boards, _entries = event
     settings.PUBLISH_RESULTS_SECONDS = 10
     assert results.due_at({"started_at": 100, "ended_at": 102, "duration": 1}) == 110  # the interval rules
+    settings.PUBLISH_RESULTS_PACE = 4
     assert results.due_at({"started_at": 100, "ended_at": 130, "duration": 30}) == 250  # 4 x its work rules
     settings.PUBLISH_RESULTS_PACE = 2
     assert results.due_at({"started_at": 100, "ended_at": 130, "duration": 30}) == 190  # the setting's pace
@@ -212,3 +214,18 @@ def test_the_results_task_runs_a_whole_pass_through_celery(event: Any, publish_r
     state = results.load(tournament.slug)
     assert "pass" not in state and "queued" not in state
     assert state["fp"] == fingerprint(tournament.slug, tier="results") and state["duration"] > 0
+
+
+def test_a_passs_slices_are_paced_by_their_own_time(event: Any, settings: Any) -> None:
+    """A slice that rendered for W seconds queues the rest of its pass SLICE_PACE x W later, not at once: a
+    pass at 1,000 pairs took the publisher's whole process for 70-100 s (docs/operations.md, "The fifth
+    look")."""
+    tournament, _round, _boards, _entries = event
+    settings.PUBLISH_RESULTS_SLICE_PACE = 2
+    queue = Queue()
+    results.request(tournament.pk, tournament.slug, queue, force=True)
+    token = queue.token
+    assert results.run_slice(tournament.pk, token, queue, max_pages=1)["status"] == "continued"
+    assert results._end_slice(tournament.pk, tournament.slug, token, 0, 0.75, queue)["status"] == "continued"
+    assert queue.sent[-1][1:] == (token, pytest.approx(1.5))
+    assert results.slice_pace() == 2 and results.SLICE_PACE == 2 and results.PACE == 2

@@ -16,6 +16,7 @@ from tournaments.models import Club, Entry, Player, StandingsSnapshot, Tournamen
 from tournaments.models.events import entry_of_club
 
 from . import final
+from .memo import remembered
 from .snapshots import latest_snapshot
 
 
@@ -57,12 +58,23 @@ def _lines(entries: Sequence[Entry]) -> list[HistoryLine]:
     out = []
     for tid, members in by_event.items():
         tournament = events[tid]
-        snapshot = _snapshot(tournament)
-        rows = {_row_entry(r): r for r in (snapshot.rows if snapshot else []) if isinstance(r, Mapping)}
+        rows, size = _event_places(tournament)
         places = [(e, rows.get(e.id, {}).get("rank"), rows.get(e.id, {}).get("match_points")) for e in members]
-        out.append(HistoryLine(tournament, members, places, Entry.objects.filter(tournament=tournament).count()))
+        out.append(HistoryLine(tournament, members, places, size))
     return sorted(out, key=lambda h: (h.tournament.starts_on is None, -(h.tournament.starts_on.toordinal()
                                       if h.tournament.starts_on else 0), h.tournament.name))
+
+
+def _event_places(tournament: Tournament) -> tuple[dict[int | None, Mapping[str, Any]], int]:
+    """The event's standings rows by entry and its field's size: once per event inside a render (a results
+    pass renders 2,000 players' histories at 1,000 pairs, each of which made them again: about a sixth of the
+    pass, benchmarks/render_profile.py --results)."""
+    def read() -> tuple[dict[int | None, Mapping[str, Any]], int]:
+        snapshot = _snapshot(tournament)
+        rows = {_row_entry(r): r for r in (snapshot.rows if snapshot else []) if isinstance(r, Mapping)}
+        return rows, Entry.objects.filter(tournament=tournament).count()
+
+    return remembered(("history_places", tournament.pk), read)
 
 
 def _public_entries(query: Q) -> list[Entry]:

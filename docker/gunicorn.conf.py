@@ -14,8 +14,14 @@ from typing import Any
 from gunicorn.glogging import Logger
 
 bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
-workers = int(os.environ.get("WEB_CONCURRENCY", "3"))
-threads = int(os.environ.get("GUNICORN_THREADS", "4"))  # benchmarks/api.py: p99 aim holds at 4
+# Six processes of two threads on a 2-core box (3 x 4 until 2026-12-06): the same twelve requests at once, but
+# fewer threads waiting for one process's GIL. A thread back from each PostgreSQL round trip waited for the
+# GIL behind its process's busy threads, so a burst of hands made every request in a process slower, the
+# threads filled, and requests queued: on the national day the tablets' p99 fell from 1.2 s to 0.36 s and
+# gunicorn's CPU from 0.47 to 0.42 of a core with 6 x 2; 12 x 1 gave 0.56 s (a keep-alive connection waits
+# for its process's one thread). docs/operations.md, "The fifth look".
+workers = int(os.environ.get("WEB_CONCURRENCY", "6"))
+threads = int(os.environ.get("GUNICORN_THREADS", "2"))
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 graceful_timeout = 20
 keepalive = 5  # Caddy closes its idle connections to us after 4 s (docker/Caddyfile): keep this above it

@@ -65,8 +65,8 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--warmup", type=float, default=90.0, help="seconds of load before measuring (default 90)")
     parser.add_argument("--first-to", type=int, default=2, help="match format: first to N games (default 2)")
     parser.add_argument("--stagger", type=int, default=4, help="a board starts 0..N hands into its match")
-    parser.add_argument("--web-workers", type=int, default=3, help="gunicorn workers (compose default 3)")
-    parser.add_argument("--web-threads", type=int, default=4, help="gunicorn threads (docker/gunicorn.conf.py: 4)")
+    parser.add_argument("--web-workers", type=int, default=6, help="gunicorn workers (docker/gunicorn.conf.py: 6)")
+    parser.add_argument("--web-threads", type=int, default=2, help="gunicorn threads (docker/gunicorn.conf.py: 2)")
     parser.add_argument("--worker-concurrency", type=int, default=2, help="Celery worker processes (compose: 2)")
     parser.add_argument("--connections", type=int, default=2048, help="the phones' keep-alive connections at most")
     parser.add_argument("--settle", type=float, default=180.0, help="seconds allowed for the outbox and standings")
@@ -216,6 +216,7 @@ async def national_day(stack: Stack, args: argparse.Namespace, base_url: str) ->
         async def sample() -> None:
             await asyncio.sleep(max(0.0, window[0] - time.monotonic()))
             statements_reset(stack.pg.url)
+            sessions_before = sessions_opened(stack.pg.url) + 1  # this read's own session counts too
             freshness.counting = True
             before, self_before, machine_before = (procstat.tree_seconds(roots), procstat.self_seconds(),
                                                    procstat.machine_busy_seconds())
@@ -229,6 +230,7 @@ async def national_day(stack: Stack, args: argparse.Namespace, base_url: str) ->
             measured["machine_busy"] = (busy - machine_before[0]) / max(1e-9, total - machine_before[1])
             measured["wall"] = time.monotonic() - window[0]
             measured["pg_statements"] = statements_top(stack.pg.url)
+            measured["pg_sessions"] = sessions_opened(stack.pg.url) - sessions_before
 
         async def progress() -> None:
             while time.monotonic() < window[1]:
@@ -270,6 +272,21 @@ def statements_reset(url: str) -> None:
             conn.execute("SELECT pg_stat_statements_reset()")
     except psycopg.Error as exc:
         print(f"[national] pg_stat_statements not available: {exc}", flush=True)
+
+
+def sessions_opened(url: str) -> int:
+    """How many sessions PostgreSQL has opened on the run's database so far (``pg_stat_database.sessions``,
+    PostgreSQL 14+; -1 when unknown). Read at both ends of the window: a service that connects per task or per
+    request shows here (on 2026-12-06 the Celery tasks opened about two a second, and the backends that exited
+    took 0.1-0.3 of a core: docs/operations.md, "The fifth look")."""
+    import psycopg
+
+    try:
+        with psycopg.connect(url, autocommit=True) as conn:
+            row = conn.execute("SELECT sessions FROM pg_stat_database WHERE datname = current_database()").fetchone()
+    except psycopg.Error:
+        return -1
+    return int(row[0]) if row and row[0] is not None else -1
 
 
 def statements_top(url: str, limit: int = 12) -> list[dict[str, Any]]:
@@ -318,6 +335,7 @@ def figures(day: dict[str, Any], args: argparse.Namespace, found: list[checks.Ch
         "operations": {k: v.summary(wall) for k, v in sorted(rec.ops.items())},
         "cpu_share_of_machine": shares, "cpu_cores_used": {n: s / wall for n, s in m["cpu"].items()},
         "machine_busy": m["machine_busy"], "pg_statements": m.get("pg_statements", []),
+        "pg_sessions_opened": m.get("pg_sessions", -1),
         "freshness": {"samples": len(fresh), "missed": day["freshness"].missed, "p50_s": pct(50), "p95_s": pct(95),
                       "max_s": fresh[-1] if fresh else math.nan},
         "staggered_hands": day["staggered_hands"], "boards_decided_before_window": day["decided_before"],
@@ -344,6 +362,9 @@ def print_report(fig: dict[str, Any]) -> None:
                                                                            key=lambda kv: -kv[1]))
           + f"; other processes {other:.2f}"
           + f"; machine busy {fig['machine_busy']:.1%}")
+    if fig.get("pg_sessions_opened", -1) >= 0:
+        print(f"PostgreSQL sessions opened in the window: {fig['pg_sessions_opened']} "
+              f"({fig['pg_sessions_opened'] / max(1e-9, fig['window_s']):.2f} a second; the harness's own reads included)")
     if fig["pg_statements"]:
         print("PostgreSQL's time in the window by statement (pg_stat_statements: execution + planning), "
               "longest first:")

@@ -198,8 +198,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--viewers", type=int, default=1000, help="phones polling every 10 s (default 1000)")
     parser.add_argument("--first-to", type=int, default=3, help="match format: first to N games (default 3)")
     parser.add_argument("--round-limit", type=float, default=120.0, help="seconds before time is called on a round")
-    parser.add_argument("--web-workers", type=int, default=3, help="gunicorn workers (docker default 3)")
-    parser.add_argument("--web-threads", type=int, default=1, help="gunicorn threads per worker (docker default 1)")
+    parser.add_argument("--web-workers", type=int, default=3, help="gunicorn workers (docker/gunicorn.conf.py: 6)")
+    parser.add_argument("--web-threads", type=int, default=1, help="gunicorn threads per worker (docker/gunicorn.conf.py: 2)")
     parser.add_argument("--worker-concurrency", type=int, default=2, help="Celery worker processes (compose: 2)")
     parser.add_argument("--settle", type=float, default=90.0, help="seconds allowed for the outbox and standings")
     parser.add_argument("--redis-outage", type=_outage, metavar="AT:SECONDS",

@@ -60,13 +60,13 @@ logger_class = RedactingLogger
 
 
 def post_worker_init(worker: Any) -> None:
-    """``GUNICORN_SWITCH_INTERVAL`` (seconds, default 0.001; empty: Python's own 0.005): the interpreter's GIL
-    switch interval in each worker. A thread back from a PostgreSQL round trip waits up to this long for its
-    process's GIL behind the other, busy thread, at each of a hand's ten statements and a confirmation's
-    twenty-five. In a national-day check at 6 x 2, 1 ms took the tablets' p99 from 362 to 240 ms with the same
-    CPU (docs/operations.md, "The fifth look")."""
+    """``GUNICORN_SWITCH_INTERVAL`` (seconds; unset: Python's own 0.005): the interpreter's GIL switch interval
+    in each worker. A thread back from a PostgreSQL round trip waits up to this long for its process's GIL
+    behind the other, busy thread. At 1 ms a five-minute national-day check gave a tablets' p99 of 240 ms
+    (362 without), but the full run after it 503 ms (507 without): no measured gain, so it stays off
+    (docs/operations.md, "The fifth look")."""
     import sys
 
-    value = os.environ.get("GUNICORN_SWITCH_INTERVAL", "0.001")
+    value = os.environ.get("GUNICORN_SWITCH_INTERVAL", "")
     if value:
         sys.setswitchinterval(float(value))

@@ -68,6 +68,9 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--web-workers", type=int, default=6, help="gunicorn workers (docker/gunicorn.conf.py: 6)")
     parser.add_argument("--web-threads", type=int, default=2, help="gunicorn threads (docker/gunicorn.conf.py: 2)")
     parser.add_argument("--worker-concurrency", type=int, default=2, help="Celery worker processes (compose: 2)")
+    parser.add_argument("--background-nice", type=int, default=3,
+                        help="the Celery worker's and publisher's autogroup nice: their share of a busy CPU "
+                             "(default 3, about half of gunicorn's, as compose's cpu_shares 512; 0: equal)")
     parser.add_argument("--connections", type=int, default=2048, help="the phones' keep-alive connections at most")
     parser.add_argument("--settle", type=float, default=180.0, help="seconds allowed for the outbox and standings")
     parser.add_argument("--no-caddy", action="store_true", help="viewers read Django directly, no proxy")
@@ -329,7 +332,7 @@ def figures(day: dict[str, Any], args: argparse.Namespace, found: list[checks.Ch
         "tables": args.tables, "pairs": 2 * args.tables, "viewers": args.viewers, "first_to": args.first_to,
         "warmup_s": args.warmup, "window_s": wall, "viewers_through": through,
         "gunicorn": f"{args.web_workers} workers x {args.web_threads} threads",
-        "worker_concurrency": args.worker_concurrency,
+        "worker_concurrency": args.worker_concurrency, "background_nice": args.background_nice,
         "intended_rates_expected": intended_rates(args.tables, args.viewers, whole_table=has_whole_table(args.tables)),
         "classes": {k: v.summary(wall) for k, v in sorted(rec.classes.items())},
         "operations": {k: v.summary(wall) for k, v in sorted(rec.ops.items())},
@@ -348,7 +351,7 @@ def figures(day: dict[str, Any], args: argparse.Namespace, found: list[checks.Ch
 def print_report(fig: dict[str, Any]) -> None:
     print(f"\nNational day ({fig['label']}): {fig['tables']} tables, {fig['viewers']} viewers through "
           f"{fig['viewers_through']}, {fig['window_s']:.0f} s measured after {fig['warmup_s']:.0f} s warm-up; "
-          f"gunicorn {fig['gunicorn']}; {fig['cores']} cores")
+          f"gunicorn {fig['gunicorn']}; Celery's autogroup nice {fig.get('background_nice', 0)}; {fig['cores']} cores")
     head = f"{'':38} {'intended/s':>10} {'achieved/s':>10} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'errors':>6} {'kB/s':>8} {'lag p99':>8}  statuses"
     print(head)
     for group in ("classes", "operations"):
@@ -414,6 +417,7 @@ def main(argv: list[str]) -> int:
     try:
         with sigterm_as_exit(), Stack(web_workers=args.web_workers, web_threads=args.web_threads,
                                       worker_concurrency=args.worker_concurrency,
+                                      background_nice=args.background_nice,
                                       extra_env={"PUBLISH_ROOT": str(publish_root)}) as stack:
             front = None if args.no_caddy else start_front(stack, publish_root)
             base_url = front[1] if front else stack.base_url

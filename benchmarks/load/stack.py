@@ -218,6 +218,14 @@ def _stop_group(process: subprocess.Popen[bytes] | None, sig: int = signal.SIGTE
         process.wait(timeout=10)
 
 
+def set_share(pid: int, nice: int) -> None:
+    """Give the session led by ``pid`` the autogroup nice ``nice`` (every process of the session, its
+    children included, shares one weight against the other sessions: 1024 at 0, about 526 at 3). Linux
+    without autogroup has no such file: nothing is changed there."""
+    with contextlib.suppress(FileNotFoundError):
+        Path(f"/proc/{pid}/autogroup").write_text(str(nice))
+
+
 @dataclass
 class Stack:
     """PostgreSQL + Redis + gunicorn + Celery worker and beat, all private; ``with Stack(...) as stack:``."""
@@ -227,6 +235,9 @@ class Stack:
     web_threads: int = 1
     worker_concurrency: int = 2
     publish_concurrency: int | None = None  # the publisher's processes; None: as many as the worker's
+    # the Celery worker's and publisher's share of a busy CPU: their sessions' autogroup nice (0: the same
+    # as the rest; 3: about half of gunicorn's weight, as compose's cpu_shares 512 against 1024)
+    background_nice: int = 0
     fast_db: bool = False
     log_dir: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="hangjack-stack-")))
     pg: Postgres = field(default_factory=Postgres)
@@ -366,6 +377,8 @@ class Stack:
         except StackError:
             _stop_group(process, signal.SIGKILL, timeout=10)  # never left running unowned
             raise
+        if self.background_nice:
+            set_share(process.pid, self.background_nice)
         return process
 
     def start_worker(self) -> None:
@@ -379,9 +392,9 @@ class Stack:
         """The worker of the "publish" queue (the published results' renders, the publishing sweep)."""
         with self._lock:
             self._publisher_logs += 1
-            # at the same priority as the rest, as docker/compose.yml runs it: each process here leads a session
-            # of its own, and Linux shares the CPU between sessions (autogroup) as it does between containers, so
-            # a nice value would not count against gunicorn's (docs/operations.md, "The runs of 2026-12-06")
+            # each process here leads a session of its own, and Linux shares the CPU between sessions
+            # (autogroup) as it does between containers, so a process's nice value would not count against
+            # gunicorn's; ``background_nice`` sets the session's (docs/operations.md, "The sixth look")
             self.publisher = self._celery_worker(
                 "publish", self.publish_concurrency or self.worker_concurrency, f"publish{self._publisher_logs}@%h",
                 f"publisher-{self._publisher_logs}.log")

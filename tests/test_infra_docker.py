@@ -278,3 +278,14 @@ def test_the_worker_and_the_publisher_serve_the_two_queues(services):
     assert queues("worker") == ["celery"]
     assert queues("publisher") == [settings.PUBLISH_QUEUE]
     assert {route["queue"] for route in settings.CELERY_TASK_ROUTES.values()} == {settings.PUBLISH_QUEUE}
+
+
+def test_background_work_yields_the_cpu_to_the_requests(services):
+    """The worker and the publisher have half the CPU weight of web and Caddy when the box is busy (compose's
+    cpu_shares, the default being 1024), as the load harness's ``--background-nice 3`` gives their sessions:
+    a render or a recomputation waits a moment, a scorer's tap does not (docs/operations.md, "The sixth look")."""
+    from benchmarks.load.national_run import parse
+
+    assert services["worker"]["cpu_shares"] == services["publisher"]["cpu_shares"] == 512
+    assert all("cpu_shares" not in services[name] for name in ("web", "caddy", "postgres", "redis"))
+    assert parse([]).background_nice == 3

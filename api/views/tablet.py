@@ -362,8 +362,7 @@ class ConfirmationView(_TabletWrite):
             if game is None:
                 raise Conflict("stale_game", f"The board has no game {data['game']}.", current=board_state(board))
             row = game_confirm(game=game, party=data["side"], agrees=data["agrees"], reason=data["reason"],
-                               device=device)
-            row.game.refresh_from_db(fields=["confirmed"])
+                               device=device)  # row.game: the locked game, its ``confirmed`` current
             return status.HTTP_201_CREATED, dict(ConfirmationSerializer(row).data)
 
         return idempotent_response(request, device, write)

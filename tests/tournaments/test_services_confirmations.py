@@ -233,3 +233,64 @@ def test_a_knockout_round_closes_only_when_every_match_is_decided():
     assert exc.value.code == "match_undecided"
     assert Round.objects.get(pk=board.round_id).status == "in_play"  # nothing changed
     assert not game(board, 1).confirmed
+
+
+# ---- the confirmation's statements ----------------------------------------------------------------------------
+DERIVED = ("bullseyes_a", "bullseyes_b", "chalks_a", "chalks_b", "hang_jacks_a", "hang_jacks_b", "decided", "winner",
+           "is_draw", "all_confirmed", "disputed")
+
+
+def _derived(board: Board) -> tuple:
+    row = Board.objects.filter(pk=board.pk).values(*DERIVED).get()
+    games = list(Game.objects.filter(board=board).order_by("number", "id").values_list("number", "status", "confirmed"))
+    return row, games
+
+
+@pytest.mark.parametrize("words", [
+    [("a", True), ("b", True)],
+    [("b", True), ("a", True), ("a", True)],
+    [("a", False), ("organiser", True)],
+    [("b", False), ("a", True), ("organiser", True), ("organiser", True)],
+])
+def test_a_confirmation_derives_the_board_as_a_full_refresh_does(words):
+    """game_confirm derives the board from the games it locked and the words it read (no second read of
+    either): after every word, deriving the board again from the database changes nothing."""
+    from tournaments.services.boards import board_results_refresh
+
+    board = make_board(match_format={"kind": "first_to", "n": 2})
+    win_game(board, to=0, hands=2)
+    win_game(board, to=1, hands=2)  # a game with a hang jack or not, two games to confirm
+    device = make_device(board)
+    organiser = make_organiser(board.round.tournament)
+    for number in (1, 2):
+        for party, agrees in words:
+            kwargs = {"user": organiser} if party == "organiser" else {"device": device}
+            game_confirm(game=game(board, number), party=party, agrees=agrees, reason="" if agrees else "no", **kwargs)
+            after = _derived(board)
+            board_results_refresh(Board.objects.select_related("round__tournament").get(pk=board.pk))
+            assert _derived(board) == after, (number, party, agrees)
+
+
+def test_a_confirmation_reads_the_board_once_and_writes_without_a_savepoint():
+    """Pinned like the hand's: on PostgreSQL the games' lock, the board, the board's words, the new row, the
+    game's flag, the audit event, the hang jacks' hands, the board's results and two outbox rows; no
+    second read of the games or the words, no savepoint around the insert (the game's lock keeps a second
+    tap of the same pair out)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    board = make_board()
+    win_game(board, to=0)
+    device = make_device(board)
+    game_confirm(game=game(board, 1), party="a", device=device)
+    first = game(board, 1)
+    with CaptureQueriesContext(connection) as queries:
+        game_confirm(game=first, party="b", device=device)
+    statements = [q["sql"] for q in queries.captured_queries]
+    postgres = connection.vendor == "postgresql"
+    savepoints = [s for s in statements if "SAVEPOINT" in s]
+    assert len(savepoints) == (2 if postgres else 4), statements  # the test's own transaction (and SQLite's)
+    confirmations = [s for s in statements if "tournaments_gameconfirmation" in s and s.startswith("SELECT")]
+    games = [s for s in statements if s.startswith('SELECT') and 'FROM "tournaments_game"' in s]
+    assert len(confirmations) == 1 and len(games) == 1, statements
+    assert len(statements) - len(savepoints) <= 10, statements

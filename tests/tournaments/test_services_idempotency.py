@@ -202,3 +202,35 @@ def test_standings_recompute_is_idempotent():
     assert tasks.standings_recompute(tournament_id) is True
     assert tasks.standings_recompute(tournament_id) is False
     assert StandingsSnapshot.objects.filter(tournament_id=tournament_id).count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_after_the_commit_the_sent_mark_is_one_statement_and_leaves_the_session_durable(monkeypatch):
+    """An ``on_commit`` hook runs outside any transaction: the mark is one UPDATE (no BEGIN, SET LOCAL,
+    COMMIT round trips) that marks the message and the older unsent rows of its key, nothing else, and turns
+    the WAL flush off for its own implicit transaction only: the session's next commit waits for it again."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    older = OutboxMessage.objects.create(task="t.a", args=[1], coalesce_key="k:1")
+    other = OutboxMessage.objects.create(task="t.a", args=[2], coalesce_key="k:2")
+    alone = OutboxMessage.objects.create(task="t.b", args=[3])
+    message = OutboxMessage.objects.create(task="t.a", args=[1], coalesce_key="k:1")
+    later = OutboxMessage.objects.create(task="t.a", args=[1], coalesce_key="k:1")
+    monkeypatch.setattr(outbox_module, "_send", lambda task, args: None)
+    assert not connection.in_atomic_block
+    with CaptureQueriesContext(connection) as queries:
+        assert outbox_module.outbox_publish(message_id=message.pk, task="t.a", args=[1], coalesce_key="k:1")
+    statements = [q["sql"] for q in queries.captured_queries]
+    assert len(statements) == 1, statements
+    sent = dict(OutboxMessage.objects.values_list("pk", "sent_at"))
+    assert sent[older.pk] and sent[message.pk] and not sent[other.pk] and not sent[later.pk] and not sent[alone.pk]
+    with CaptureQueriesContext(connection) as queries:
+        outbox_module.outbox_publish(message_id=alone.pk, task="t.b", args=[3])
+    assert len(queries.captured_queries) == 1
+    assert OutboxMessage.objects.get(pk=alone.pk).sent_at is not None
+    if connection.vendor == "postgresql":
+        assert "set_config('synchronous_commit', 'off', true)" in statements[0]
+        with connection.cursor() as cursor:
+            cursor.execute("SHOW synchronous_commit")
+            assert cursor.fetchone()[0] == "on"

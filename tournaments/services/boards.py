@@ -11,7 +11,7 @@ says every game that counts for the match is confirmed.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.db import transaction
@@ -167,14 +167,17 @@ def board_help_clear(*, board: Board, device: Device | None = None, user: Actor 
 
 
 # ---- derived results ------------------------------------------------------------------------------------
-def _confirmation_view(board: Board) -> dict[int, dict[str, bool]]:
-    """Per game id: which parties agree, and whether a pair refused (uncleared rows only)."""
+def confirmation_view(board: Board, rows: Iterable[GameConfirmation] | None = None) -> dict[int, dict[str, bool]]:
+    """Per game id: which parties agree, and whether a pair refused (uncleared rows only): read, or from
+    ``rows`` (the board's uncleared confirmations, already read)."""
     view: dict[int, dict[str, bool]] = {}
-    rows = GameConfirmation.objects.filter(game__board=board, cleared=False).order_by()
-    for row in rows.values("game_id", "party", "agrees"):
-        entry = view.setdefault(row["game_id"], {})
-        if row["agrees"]:
-            entry[row["party"]] = True
+    if rows is None:
+        found = GameConfirmation.objects.filter(game__board=board, cleared=False).order_by()
+        rows = [GameConfirmation(**row) for row in found.values("game_id", "party", "agrees")]
+    for row in rows:
+        entry = view.setdefault(row.game_id, {})
+        if row.agrees:
+            entry[row.party] = True
         else:
             entry["refused"] = True
     return view
@@ -185,13 +188,19 @@ def game_in_dispute(parties: Mapping[str, bool]) -> bool:
     return bool(parties.get("refused")) and not parties.get(GameConfirmation.Party.ORGANISER)
 
 
-def board_results_refresh(board: Board, *, keep_games: bool = True) -> Board:
+def board_results_refresh(
+    board: Board, *, keep_games: bool = True, games: list[Game] | None = None,
+    parties: dict[int, dict[str, bool]] | None = None,
+) -> Board:
     """Derive the board's results from its games (call inside the change's transaction).
 
     Writes bullseyes, chalks and hang jacks per side (confirmed games that count), ``decided``,
     ``winner``, ``is_draw``, ``all_confirmed`` and ``disputed``; opens the next game while the match needs
     one and the round is open; voids an empty game the decided match no longer needs (``keep_games``
     False leaves the games alone: a team board waits for its team match's decision first).
+
+    ``games`` (every game of the board, as locked and changed by the caller) and ``parties``
+    (``confirmation_view``'s answer, as the caller changed it) spare their reads when the caller has them.
     """
     round_ = board.round
     tournament = round_.tournament
@@ -202,7 +211,10 @@ def board_results_refresh(board: Board, *, keep_games: bool = True) -> Board:
         board.is_draw = result == "draw"
         board.save(update_fields=["decided", "winner", "is_draw", "all_confirmed", "disputed", "updated_at"])
         return board
-    games = list(Game.objects.filter(board_id=board.pk).exclude(status=Game.Status.VOIDED).order_by("number"))
+    if games is None:
+        games = list(Game.objects.filter(board_id=board.pk).exclude(status=Game.Status.VOIDED).order_by("number"))
+    else:
+        games = sorted((g for g in games if g.status != Game.Status.VOIDED), key=lambda g: g.number)
     finished = [g for g in games if g.status == Game.Status.FINISHED]
     fmt = board_format(board)
     race_decided = False
@@ -215,7 +227,8 @@ def board_results_refresh(board: Board, *, keep_games: bool = True) -> Board:
     )
     counted = finished[: outcome.counted]
     confirmed = [g for g in counted if g.confirmed]
-    parties = _confirmation_view(board)
+    if parties is None:
+        parties = confirmation_view(board)
     bullseyes, chalks, hangs = [0, 0], [0, 0], [0, 0]
     for g in confirmed:
         if g.winner is not None:
@@ -350,11 +363,15 @@ def _extra_game_on_first_board(board: Board) -> None:
     board_results_refresh(board)
 
 
-def board_after_change(board: Board, *, race_check: bool = False) -> Board:
+def board_after_change(
+    board: Board, *, race_check: bool = False, games: list[Game] | None = None,
+    parties: dict[int, dict[str, bool]] | None = None,
+) -> Board:
     """Refresh a board and its team match after its games changed, locking the team match first.
 
     With ``race_check``, a game finished on a board whose ``first_to_total`` race was already decided is
-    refused (409 ``match_decided``): boards still in play stopped when the race ended.
+    refused (409 ``match_decided``): boards still in play stopped when the race ended. ``games`` and
+    ``parties``: as ``board_results_refresh`` (its first derivation only: the team match's may change games).
     """
     if board.team_match_id:
         team_match = TeamMatch.objects.select_for_update(of=("self",)).get(pk=board.team_match_id)
@@ -363,11 +380,11 @@ def board_after_change(board: Board, *, race_check: bool = False) -> Board:
         if race_check and team_match.decided and is_race:
             raise conflict("match_decided", "The team match was decided: this board's play has stopped.", board)
         board.team_match = team_match
-        board_results_refresh(board, keep_games=False)
+        board_results_refresh(board, keep_games=False, games=games, parties=parties)
         was_decided = team_match.decided
         team_match_refresh(team_match)
         if team_match.decided == was_decided or not is_race:
             board_results_refresh(board)  # the decision did not refresh the boards: open/void games now
     else:
-        board_results_refresh(board)
+        board_results_refresh(board, games=games, parties=parties)
     return board

@@ -10,7 +10,7 @@ the game, or by correcting or voiding hands (which clears the game's confirmatio
 
 from __future__ import annotations
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 
 from tournaments.actors import Actor
 from tournaments.models import Board, Device, Game, GameConfirmation, Round
@@ -24,7 +24,7 @@ from ._common import (
     require_organiser,
 )
 from .audit import audit_record
-from .boards import board_after_change
+from .boards import board_after_change, confirmation_view
 from .errors import NotAllowed, NotFound, ValidationFailed
 from .outbox import outbox_enqueue
 from .publication import public_change
@@ -37,23 +37,39 @@ def _counts(words: dict[str, bool]) -> bool:
     return bool(words.get("organiser") or (words.get("a") and words.get("b")))
 
 
-def _confirm_locked(game: Game, *, party: str, agrees: bool, reason: str, device: Device | None, user: Actor) -> GameConfirmation:
-    """Record one party's word on a locked, finished game; set ``game.confirmed``. No refresh."""
-    existing = {c.party: c for c in GameConfirmation.objects.filter(game=game, cleared=False)}
+def _confirm_locked(
+    game: Game, *, party: str, agrees: bool, reason: str, device: Device | None, user: Actor,
+    rows: list[GameConfirmation] | None = None,
+) -> GameConfirmation:
+    """Record one party's word on a locked, finished game; set ``game.confirmed``. No refresh.
+
+    ``rows``: the uncleared confirmations of the game (or of its whole board), already read under the lock;
+    the new row is added to it, so the caller can derive the board without reading them again.
+    """
+    if rows is None:
+        rows = list(GameConfirmation.objects.filter(game=game, cleared=False))
+    existing = {c.party: c for c in rows if c.game_id == game.pk}
     mine = existing.get(party)
     if mine is not None:
         if mine.agrees == agrees:
+            mine.game = game
             return mine  # the same word twice is one word
         if party != GameConfirmation.Party.ORGANISER:
             raise conflict("party_already_answered",
                            f"Pair {party.upper()} already {'confirmed' if mine.agrees else 'refused'} game {game.number}.",
                            game.board)
-    try:
-        with transaction.atomic():
-            row = GameConfirmation.objects.create(game=game, party=party, agrees=agrees, reason=reason[:300],
-                                                  device=device, user=actor(user))
-    except IntegrityError:  # a concurrent tap of the same party won: its row is the answer
-        return GameConfirmation.objects.get(game=game, party=party, cleared=False)
+    row = GameConfirmation(game=game, party=party, agrees=agrees, reason=reason[:300], device=device, user=actor(user))
+    if connection.features.has_select_for_update:
+        # the game's row is locked (every caller locks it first), so a second tap of the same party waits
+        # and then finds this row above: the partial unique constraint cannot fire, no savepoint is needed
+        row.save(force_insert=True)
+    else:
+        try:
+            with transaction.atomic():
+                row.save(force_insert=True)
+        except IntegrityError:  # a concurrent tap of the same party won: its row is the answer
+            return GameConfirmation.objects.get(game=game, party=party, cleared=False)
+    rows.append(row)
     words = {p: c.agrees for p, c in existing.items() if c.agrees}
     if agrees:
         words[party] = True
@@ -82,7 +98,7 @@ def game_confirm(
     # Lock every game of the board, in id order (the lock order everywhere), not only this one: a hand
     # ending the board's current game writes the board's result too, and this confirmation must see it
     # rather than write over it with what it read before that hand committed.
-    board_games = Game.objects.select_for_update(of=("self",)).filter(board_id=game.board_id).order_by("id")
+    board_games = list(Game.objects.select_for_update(of=("self",)).filter(board_id=game.board_id).order_by("id"))
     locked = next((g for g in board_games if g.pk == game.pk), None)
     if locked is None:
         raise NotFound("game_not_found", "No such game.")
@@ -106,11 +122,14 @@ def game_confirm(
             raise NotAllowed("not_your_board", "A pair confirms from its table's tablet.")
     if game.status != Game.Status.FINISHED:
         raise conflict("game_not_finished", f"Game {game.number} is not over yet.", board)
-    row = _confirm_locked(game, party=party, agrees=agrees, reason=reason, device=device, user=user)
+    # the board's words, read once: this game's for the confirmation, all of them for the board's dispute flag
+    words = list(GameConfirmation.objects.filter(game_id__in=[g.pk for g in board_games], cleared=False).order_by())
+    row = _confirm_locked(game, party=party, agrees=agrees, reason=reason, device=device, user=user, rows=words)
     audit_record(action="game.confirm" if agrees else "game.refuse", obj=game, tournament_id=tournament_id,
                  device=device, user=actor(user),
                  after={"party": party, "agrees": agrees, "reason": reason, "confirmed": game.confirmed})
-    board_after_change(board)  # the board and its team match (whose hang jacks count confirmed games)
+    # the board and its team match (whose hang jacks count confirmed games), from the games and words in hand
+    board_after_change(board, games=board_games, parties=confirmation_view(board, words))
     outbox_enqueue(STANDINGS_TASK, [tournament_id], coalesce_key=f"standings:{tournament_id}")
     public_change(tournament_id, board_id=board.pk, standings=True)
     return row

@@ -65,19 +65,39 @@ def outbox_publish(*, message_id: int, task: str, args: list[Any], coalesce_key:
             last_error=str(exc)[:300], attempts=F("attempts") + 1
         )
         return False
+    _mark_sent(message_id, task, coalesce_key)
+    return True
+
+
+_MARK = ("UPDATE {table} SET sent_at = %s FROM (SELECT set_config('synchronous_commit', 'off', true)) AS lazy "
+         "WHERE sent_at IS NULL AND {where}")
+
+
+def _mark_sent(message_id: int, task: str, coalesce_key: str) -> None:
+    """Mark the message (with a coalesce key: it and the older unsent rows of that key) sent.
+
+    Losing this mark in a crash only publishes the message again (tasks are idempotent), so it need not wait
+    for its own WAL flush: the change's commit already paid for durability. On PostgreSQL, outside a
+    transaction (the usual case: an ``on_commit`` hook), it is one statement that turns the flush off for
+    its own implicit transaction (``set_config(..., true)``), where BEGIN, SET LOCAL, UPDATE and COMMIT were
+    four round trips on every hand and confirmation."""
+    now = timezone.now()
+    if connection.vendor == "postgresql" and not connection.in_atomic_block:
+        table = connection.ops.quote_name(OutboxMessage._meta.db_table)
+        if coalesce_key:
+            sql = _MARK.format(table=table, where="coalesce_key = %s AND task = %s AND id <= %s")
+            params: list[Any] = [now, coalesce_key, task, message_id]
+        else:
+            sql, params = _MARK.format(table=table, where="id = %s"), [now, message_id]
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+        return
     covered = OutboxMessage.objects.filter(sent_at__isnull=True)
     if coalesce_key:
         covered = covered.filter(coalesce_key=coalesce_key, task=task, id__lte=message_id)
     else:
         covered = covered.filter(pk=message_id)
-    with transaction.atomic():
-        if connection.vendor == "postgresql":
-            # Losing this mark in a crash only publishes the message again (tasks are idempotent), so it
-            # need not wait for its own WAL flush: the hand's commit already paid for durability.
-            with connection.cursor() as cursor:
-                cursor.execute("SET LOCAL synchronous_commit TO OFF")
-        covered.update(sent_at=timezone.now())
-    return True
+    covered.update(sent_at=now)
 
 
 def outbox_sweep(*, limit: int = 500) -> int:

@@ -281,11 +281,12 @@ def test_the_worker_and_the_publisher_serve_the_two_queues(services):
 
 
 def test_background_work_yields_the_cpu_to_the_requests(services):
-    """The worker and the publisher have half the CPU weight of web and Caddy when the box is busy (compose's
-    cpu_shares, the default being 1024), as the load harness's ``--background-nice 3`` gives their sessions:
+    """The worker and the publisher have a third of the CPU weight of web and Caddy when the box is busy
+    (compose's cpu_shares, the default being 1024), as the load harness's ``--background-nice 5`` gives their
+    sessions (335 against 1024):
     a render or a recomputation waits a moment, a scorer's tap does not (docs/operations.md, "The sixth look")."""
     from benchmarks.load.national_run import parse
 
-    assert services["worker"]["cpu_shares"] == services["publisher"]["cpu_shares"] == 512
+    assert services["worker"]["cpu_shares"] == services["publisher"]["cpu_shares"] == 341
     assert all("cpu_shares" not in services[name] for name in ("web", "caddy", "postgres", "redis"))
-    assert parse([]).background_nice == 3
+    assert parse([]).background_nice == 5

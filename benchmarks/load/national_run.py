@@ -68,9 +68,9 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--web-workers", type=int, default=6, help="gunicorn workers (docker/gunicorn.conf.py: 6)")
     parser.add_argument("--web-threads", type=int, default=2, help="gunicorn threads (docker/gunicorn.conf.py: 2)")
     parser.add_argument("--worker-concurrency", type=int, default=2, help="Celery worker processes (compose: 2)")
-    parser.add_argument("--background-nice", type=int, default=3,
+    parser.add_argument("--background-nice", type=int, default=5,
                         help="the Celery worker's and publisher's autogroup nice: their share of a busy CPU "
-                             "(default 3, about half of gunicorn's, as compose's cpu_shares 512; 0: equal)")
+                             "(default 5, about a third of gunicorn's, as compose's cpu_shares 341; 0: equal)")
     parser.add_argument("--connections", type=int, default=2048, help="the phones' keep-alive connections at most")
     parser.add_argument("--settle", type=float, default=180.0, help="seconds allowed for the outbox and standings")
     parser.add_argument("--no-caddy", action="store_true", help="viewers read Django directly, no proxy")

@@ -220,7 +220,7 @@ def _stop_group(process: subprocess.Popen[bytes] | None, sig: int = signal.SIGTE
 
 def set_share(pid: int, nice: int) -> None:
     """Give the session led by ``pid`` the autogroup nice ``nice`` (every process of the session, its
-    children included, shares one weight against the other sessions: 1024 at 0, about 526 at 3). Linux
+    children included, shares one weight against the other sessions: 1024 at 0, 526 at 3, 335 at 5). Linux
     without autogroup has no such file: nothing is changed there."""
     with contextlib.suppress(FileNotFoundError):
         Path(f"/proc/{pid}/autogroup").write_text(str(nice))
@@ -236,7 +236,7 @@ class Stack:
     worker_concurrency: int = 2
     publish_concurrency: int | None = None  # the publisher's processes; None: as many as the worker's
     # the Celery worker's and publisher's share of a busy CPU: their sessions' autogroup nice (0: the same
-    # as the rest; 3: about half of gunicorn's weight, as compose's cpu_shares 512 against 1024)
+    # as the rest; 5: about a third of gunicorn's weight, 335 against 1024, as compose's cpu_shares 341)
     background_nice: int = 0
     fast_db: bool = False
     log_dir: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="hangjack-stack-")))

@@ -189,8 +189,7 @@ def game_in_dispute(parties: Mapping[str, bool]) -> bool:
 
 
 def board_results_refresh(
-    board: Board, *, keep_games: bool = True, games: list[Game] | None = None,
-    parties: dict[int, dict[str, bool]] | None = None,
+    board: Board, *, keep_games: bool = True, parties: dict[int, dict[str, bool]] | None = None,
 ) -> Board:
     """Derive the board's results from its games (call inside the change's transaction).
 
@@ -199,8 +198,9 @@ def board_results_refresh(
     one and the round is open; voids an empty game the decided match no longer needs (``keep_games``
     False leaves the games alone: a team board waits for its team match's decision first).
 
-    ``games`` (every game of the board, as locked and changed by the caller) and ``parties``
-    (``confirmation_view``'s answer, as the caller changed it) spare their reads when the caller has them.
+    ``parties`` (``confirmation_view``'s answer, as the caller changed it) spares that read. The games are
+    always read here, in a statement of their own: a locking read's snapshot misses a game that a hand
+    committed while the lock waited (it created the next game).
     """
     round_ = board.round
     tournament = round_.tournament
@@ -211,10 +211,7 @@ def board_results_refresh(
         board.is_draw = result == "draw"
         board.save(update_fields=["decided", "winner", "is_draw", "all_confirmed", "disputed", "updated_at"])
         return board
-    if games is None:
-        games = list(Game.objects.filter(board_id=board.pk).exclude(status=Game.Status.VOIDED).order_by("number"))
-    else:
-        games = sorted((g for g in games if g.status != Game.Status.VOIDED), key=lambda g: g.number)
+    games = list(Game.objects.filter(board_id=board.pk).exclude(status=Game.Status.VOIDED).order_by("number"))
     finished = [g for g in games if g.status == Game.Status.FINISHED]
     fmt = board_format(board)
     race_decided = False
@@ -364,14 +361,13 @@ def _extra_game_on_first_board(board: Board) -> None:
 
 
 def board_after_change(
-    board: Board, *, race_check: bool = False, games: list[Game] | None = None,
-    parties: dict[int, dict[str, bool]] | None = None,
+    board: Board, *, race_check: bool = False, parties: dict[int, dict[str, bool]] | None = None,
 ) -> Board:
     """Refresh a board and its team match after its games changed, locking the team match first.
 
     With ``race_check``, a game finished on a board whose ``first_to_total`` race was already decided is
-    refused (409 ``match_decided``): boards still in play stopped when the race ended. ``games`` and
-    ``parties``: as ``board_results_refresh`` (its first derivation only: the team match's may change games).
+    refused (409 ``match_decided``): boards still in play stopped when the race ended. ``parties``: as
+    ``board_results_refresh`` (its first derivation only: the team match's may clear or add words).
     """
     if board.team_match_id:
         team_match = TeamMatch.objects.select_for_update(of=("self",)).get(pk=board.team_match_id)
@@ -380,11 +376,11 @@ def board_after_change(
         if race_check and team_match.decided and is_race:
             raise conflict("match_decided", "The team match was decided: this board's play has stopped.", board)
         board.team_match = team_match
-        board_results_refresh(board, keep_games=False, games=games, parties=parties)
+        board_results_refresh(board, keep_games=False, parties=parties)
         was_decided = team_match.decided
         team_match_refresh(team_match)
         if team_match.decided == was_decided or not is_race:
             board_results_refresh(board)  # the decision did not refresh the boards: open/void games now
     else:
-        board_results_refresh(board, games=games, parties=parties)
+        board_results_refresh(board, parties=parties)
     return board

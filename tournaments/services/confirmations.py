@@ -59,9 +59,10 @@ def _confirm_locked(
                            f"Pair {party.upper()} already {'confirmed' if mine.agrees else 'refused'} game {game.number}.",
                            game.board)
     row = GameConfirmation(game=game, party=party, agrees=agrees, reason=reason[:300], device=device, user=actor(user))
-    if connection.features.has_select_for_update:
+    if connection.vendor == "postgresql":
         # the game's row is locked (every caller locks it first), so a second tap of the same party waits
-        # and then finds this row above: the partial unique constraint cannot fire, no savepoint is needed
+        # and then, at READ COMMITTED, finds this row above: the partial unique constraint cannot fire, no
+        # savepoint is needed
         row.save(force_insert=True)
     else:
         try:
@@ -123,13 +124,15 @@ def game_confirm(
     if game.status != Game.Status.FINISHED:
         raise conflict("game_not_finished", f"Game {game.number} is not over yet.", board)
     # the board's words, read once: this game's for the confirmation, all of them for the board's dispute flag
-    words = list(GameConfirmation.objects.filter(game_id__in=[g.pk for g in board_games], cleared=False).order_by())
+    words = list(GameConfirmation.objects.filter(game__board_id=board.pk, cleared=False).order_by())
     row = _confirm_locked(game, party=party, agrees=agrees, reason=reason, device=device, user=user, rows=words)
     audit_record(action="game.confirm" if agrees else "game.refuse", obj=game, tournament_id=tournament_id,
                  device=device, user=actor(user),
                  after={"party": party, "agrees": agrees, "reason": reason, "confirmed": game.confirmed})
-    # the board and its team match (whose hang jacks count confirmed games), from the games and words in hand
-    board_after_change(board, games=board_games, parties=confirmation_view(board, words))
+    # the board and its team match (whose hang jacks count confirmed games), from the words in hand; the games
+    # are read again: a hand that ended the game this lock waited on created the next game, which the
+    # locking statement's snapshot, taken before the wait, does not hold
+    board_after_change(board, parties=confirmation_view(board, words))
     outbox_enqueue(STANDINGS_TASK, [tournament_id], coalesce_key=f"standings:{tournament_id}")
     public_change(tournament_id, board_id=board.pk, standings=True)
     return row

@@ -82,7 +82,7 @@ def _mark_sent(message_id: int, task: str, coalesce_key: str) -> None:
     its own implicit transaction (``set_config(..., true)``), where BEGIN, SET LOCAL, UPDATE and COMMIT were
     four round trips on every hand and confirmation."""
     now = timezone.now()
-    if connection.vendor == "postgresql" and not connection.in_atomic_block:
+    if connection.vendor == "postgresql" and connection.get_autocommit() and not connection.in_atomic_block:
         table = connection.ops.quote_name(OutboxMessage._meta.db_table)
         if coalesce_key:
             sql = _MARK.format(table=table, where="coalesce_key = %s AND task = %s AND id <= %s")

@@ -167,17 +167,19 @@ def board_help_clear(*, board: Board, device: Device | None = None, user: Actor 
 
 
 # ---- derived results ------------------------------------------------------------------------------------
-def confirmation_view(board: Board, rows: Iterable[GameConfirmation] | None = None) -> dict[int, dict[str, bool]]:
+def confirmation_view(
+    board: Board, words: Iterable[tuple[int, str, bool]] | None = None,
+) -> dict[int, dict[str, bool]]:
     """Per game id: which parties agree, and whether a pair refused (uncleared rows only): read, or from
-    ``rows`` (the board's uncleared confirmations, already read)."""
+    ``words`` (the board's uncleared confirmations as (game id, party, agrees), already read)."""
     view: dict[int, dict[str, bool]] = {}
-    if rows is None:
-        found = GameConfirmation.objects.filter(game__board=board, cleared=False).order_by()
-        rows = [GameConfirmation(**row) for row in found.values("game_id", "party", "agrees")]
-    for row in rows:
-        entry = view.setdefault(row.game_id, {})
-        if row.agrees:
-            entry[row.party] = True
+    if words is None:
+        words = GameConfirmation.objects.filter(game__board=board, cleared=False).order_by().values_list(
+            "game_id", "party", "agrees")
+    for game_id, party, agrees in words:
+        entry = view.setdefault(game_id, {})
+        if agrees:
+            entry[party] = True
         else:
             entry["refused"] = True
     return view

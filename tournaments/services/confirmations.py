@@ -132,7 +132,7 @@ def game_confirm(
     # the board and its team match (whose hang jacks count confirmed games), from the words in hand; the games
     # are read again: a hand that ended the game this lock waited on created the next game, which the
     # locking statement's snapshot, taken before the wait, does not hold
-    board_after_change(board, parties=confirmation_view(board, words))
+    board_after_change(board, parties=confirmation_view(board, ((w.game_id, w.party, w.agrees) for w in words)))
     outbox_enqueue(STANDINGS_TASK, [tournament_id], coalesce_key=f"standings:{tournament_id}")
     public_change(tournament_id, board_id=board.pk, standings=True)
     return row
